@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build, test and export the embedded flash/power/boot/memory series for
+# Linux 6.1.  "make help" lists the targets; README.md explains them.
+
+TOP	:= $(CURDIR)
+BUILD	:= $(TOP)/build
+OUT	:= $(TOP)/out
+TREE	:= $(BUILD)/linux
+H	:= $(TOP)/harness
+ARCH	?= x86_64
+JOBS	?= $(shell nproc)
+KERNEL_SRC ?=
+
+# Persistent compiler cache outside the clone, shared by every build here.
+export CCACHE_DIR ?= $(HOME)/.cache/ccache
+export CCACHE_MAXSIZE ?= 5G
+# Paths below the clone are hashed relative to it, so a fresh clone in
+# another folder (CI) still hits the cache.
+export CCACHE_BASEDIR ?= $(TOP)
+export JOBS
+
+BUSYBOX_x86_64	:= /bin/busybox
+BUSYBOX_arm	:= $(BUILD)/dl/busybox-armhf/bin/busybox
+CROSS_x86_64	:=
+CROSS_arm	:= arm-linux-gnueabihf-
+IMAGE_x86_64	:= arch/x86/boot/bzImage
+IMAGE_arm	:= arch/arm/boot/zImage
+KARCH_x86_64	:= x86_64
+KARCH_arm	:= arm
+
+TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
+		  $(H)/configs/series.config
+OBJ		= $(BUILD)/obj-$(ARCH)-test
+KSFT		= $(BUILD)/ksft-$(ARCH)/install
+KSFT_TARGETS	?= flash
+
+# The kselftest targets' results, the KUnit run and the rest each leave a
+# "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
+RESULTS	:= $(OUT)/results
+
+.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test \
+	checkpatch am-check offcheck bisect-check test clean distclean
+
+all: demo
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## make / make demo   build the x86_64 kernel with every option on, boot it
+demo: tree
+	@$(MAKE) --no-print-directory kernel ksft ARCH=x86_64
+	@$(H)/demo.sh $(TREE) $(BUILD)/obj-x86_64-test $(BUILD)/ksft-x86_64/install \
+		$(OUT)/demo
+
+## make deps          install build and test dependencies (Debian 12)
+deps:
+	@$(H)/deps.sh $(BUILD)/dl
+
+## make check         validate series.manifest against the repository
+check:
+	@python3 $(H)/series.py check
+
+## make tree          base tree in build/linux with the series applied
+tree: deps check
+	@$(H)/base-tree.sh $(TREE) $(KERNEL_SRC)
+	@python3 $(H)/series.py apply $(TREE)
+
+## make series        write out/series/NNNN-*.patch and out/series/series
+series: tree
+	@python3 $(H)/series.py export $(TREE) $(OUT)/series
+
+## make kunit         every KUnit suite of the series on UML (lockdep, KASAN, UBSAN)
+kunit: tree
+	@mkdir -p $(RESULTS)
+	$(H)/kunit.sh $(TREE) $(BUILD)/kunit $(RESULTS)/kunit \
+		$(H)/kunit/.kunitconfig $(shell cd $(TOP) && git ls-files -co \
+		--exclude-standard -- '*/.kunitconfig' | grep -v '^harness/')
+
+## make kernel ARCH=  the QEMU test kernel (tiny + tests + series options)
+kernel: tree
+	$(H)/kbuild.sh $(ARCH) $(TREE) $(OBJ) $(TEST_FRAGS)
+
+## make ksft ARCH=    the in-guest kselftests, static, installed for the guest
+ksft: tree
+	$(H)/ksft.sh $(ARCH) $(TREE) $(BUILD)/ksft-$(ARCH) "$(KSFT_TARGETS)"
+
+## make qemu-test ARCH=x86_64|arm   boot the test kernel, run the kselftests
+qemu-test: kernel ksft
+	@mkdir -p $(RESULTS)
+	$(H)/qemu-run --arch $(ARCH) --kernel $(OBJ)/$(IMAGE_$(ARCH)) \
+		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-$(ARCH) \
+		--workdir $(OUT)/qemu-test-$(ARCH) --payload $(KSFT) \
+		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
+		--mem 768 --timeout 900 --run './run_kselftest.sh' \
+		| tee $(OUT)/qemu-test-$(ARCH).txt; \
+	rc=$${PIPESTATUS[0]}; \
+	tail -n 1 $(OUT)/qemu-test-$(ARCH).txt | \
+		sed 's/^/qemu-test-$(ARCH): /' > $(RESULTS)/qemu-test-$(ARCH); \
+	exit $$rc
+
+## make checkpatch    scripts/checkpatch.pl --strict on every generated patch
+checkpatch: series
+	@mkdir -p $(RESULTS)
+	$(H)/checkpatch.sh $(TREE) $(OUT)/series $(RESULTS)/checkpatch
+
+## make am-check      git am out/series onto a fresh base; same tree as built
+am-check: series
+	@mkdir -p $(RESULTS)
+	$(H)/am-check.sh $(TREE) $(BUILD)/am-check $(OUT)/series $(RESULTS)/am-check
+
+## make offcheck      with every series option off, vmlinux size equals base
+offcheck: tree
+	@mkdir -p $(RESULTS)
+	$(H)/offcheck.sh $(TREE) $(BUILD) $(RESULTS)/offcheck \
+		$(H)/configs/x86_64.config $(H)/configs/qemu-test.config
+
+## make bisect-check  build the tiny x86_64 kernel at every commit (slow)
+bisect-check: tree
+	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \
+		$(H)/configs/qemu-test.config $(H)/configs/series.config
+
+## make test          everything above but bisect-check; last line N passed, N failed
+test:
+	@$(H)/test-all.sh $(MAKE) $(RESULTS)
+
+clean:
+	rm -rf $(OUT) $(BUILD)/obj-* $(BUILD)/kunit $(BUILD)/ksft-*
+
+distclean:
+	rm -rf $(OUT) $(BUILD)
+
+SHELL := /bin/bash

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kunit.sh TREE BUILDDIR RESULT KUNITCONFIG...
+#
+# Run kunit.py on UML in TREE with every given .kunitconfig (paths relative
+# to the repository are read from TREE, where the series has put them).
+# The build directory persists, so a one-file change rebuilds incrementally.
+# A KUnit run can pass while the kernel log holds a lockdep or sanitizer
+# report from code outside any assertion: the log is checked for those too.
+set -uo pipefail
+
+tree=$1 build=$2 result=$3
+shift 3
+args=()
+for k in "$@"; do
+	case "$k" in
+	/*) args+=(--kunitconfig "$k") ;;
+	*) args+=(--kunitconfig "$tree/$k") ;;
+	esac
+done
+
+mkdir -p "$build"
+log=$build/kunit-run.txt
+cd "$tree" || exit 1
+python3 tools/testing/kunit/kunit.py run --arch um --build_dir "$build" \
+	--jobs "${JOBS:-$(nproc)}" --timeout 900 \
+	--make_options CC="ccache gcc" "${args[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+summary=$(grep -o 'Ran [0-9]* tests: .*' "$log" | tail -n 1)
+passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+crashed=$(echo "$summary" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
+failed=$(( ${failed:-0} + ${crashed:-0} ))
+passed=${passed:-0}
+[ -n "$summary" ] || { echo "kunit: no summary from kunit.py"; failed=$((failed + 1)); }
+[ "$rc" = 0 ] || [ "$failed" -gt 0 ] || failed=1
+
+problems=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|Kernel panic' \
+	"$build/test.log" 2>/dev/null)
+if [ -n "$problems" ]; then
+	echo "kunit: kernel log problems:"
+	echo "$problems" | head -n 20
+	failed=$((failed + 1))
+fi
+echo "kunit: $passed passed, $failed failed" | tee "$result"
+[ "$failed" = 0 ]

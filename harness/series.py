@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn this repository into a git-am-able patch series on a 6.1 base tree.
+
+The repository keeps the series the way vendors carry one: new files at
+their in-tree paths (fs/, mm/, tools/, ...), changes to upstream files as
+small patches in patches/, MAINTAINERS entries in MAINTAINERS.fragment, and
+series.manifest saying which of those make up each commit.
+
+  series.py check                  validate the manifest against the tree
+  series.py apply TREE             (re)build branch 'series' on tag 'base'
+  series.py export TREE OUTDIR     git format-patch base..series
+
+'apply' builds the commits in a private index with git plumbing and then
+moves the work tree to the result with 'git read-tree -m -u', which rewrites
+only the files that differ.  Unchanged files keep their timestamps, so an
+incremental kernel build after editing one file recompiles only what that
+file touches.  Commit dates are fixed, so an unchanged series gives the
+same commit ids.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANIFEST = os.path.join(TOP, 'series.manifest')
+PATCHDIR = os.path.join(TOP, 'patches')
+FRAGMENT = os.path.join(TOP, 'MAINTAINERS.fragment')
+
+# Top-level directories of a kernel tree: a file below one of these in this
+# repository is part of the series and must be named by the manifest.
+KERNEL_DIRS = {
+    'Documentation', 'LICENSES', 'arch', 'block', 'certs', 'crypto',
+    'drivers', 'fs', 'include', 'init', 'io_uring', 'ipc', 'kernel', 'lib',
+    'mm', 'net', 'rust', 'samples', 'scripts', 'security', 'sound', 'tools',
+    'usr', 'virt',
+}
+
+COMMIT_DATE = '2026-01-01T00:00:00+0000'
+
+
+class SeriesError(Exception):
+    pass
+
+
+def die(msg):
+    print('series: ' + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def git(args, cwd, env=None, data=None):
+    res = subprocess.run(['git'] + args, cwd=cwd, env=env, input=data,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if res.returncode:
+        raise SeriesError('git %s: %s' % (' '.join(args),
+                                           res.stderr.decode().strip()))
+    return res.stdout
+
+
+def parse_manifest(path=MANIFEST):
+    """Return (header dict, [commit dict]) from series.manifest.
+
+    Blocks are separated by lines holding only '---'.  A block is
+    'Field: value' lines, a blank line and the commit message body.  The
+    first block without a Subject is the header (Author).  Lines starting
+    with '#' before the fields are comments.
+    """
+    with open(path) as f:
+        text = f.read()
+    blocks, cur = [], []
+    for line in text.splitlines():
+        if line.strip() == '---':
+            blocks.append(cur)
+            cur = []
+        else:
+            cur.append(line)
+    blocks.append(cur)
+
+    header, commits = {}, []
+    for lines in blocks:
+        while lines and (not lines[0].strip() or lines[0].startswith('#')):
+            lines.pop(0)
+        if not lines:
+            continue
+        fields, i = {}, 0
+        while i < len(lines) and lines[i].strip():
+            key, sep, val = lines[i].partition(':')
+            if not sep:
+                raise SeriesError('manifest: bad field line: %r' % lines[i])
+            fields[key.strip().lower()] = val.strip()
+            i += 1
+        body = '\n'.join(lines[i:]).strip()
+        if 'subject' not in fields:
+            header.update(fields)
+            continue
+        commit = {
+            'subject': fields['subject'],
+            'files': fields.get('files', '').split(),
+            'patches': fields.get('patches', '').split(),
+            'maintainers': [t.strip() for t in
+                            fields.get('maintainers', '').split(',')
+                            if t.strip()],
+            'body': body,
+        }
+        if not body:
+            raise SeriesError('manifest: commit "%s" has no message body'
+                              % commit['subject'])
+        if len(commit['subject']) > 75:
+            raise SeriesError('manifest: subject longer than 75 chars: %s'
+                              % commit['subject'])
+        commits.append(commit)
+    if 'author' not in header:
+        raise SeriesError('manifest: no Author in the header block')
+    return header, commits
+
+
+def parse_fragment(path=FRAGMENT):
+    """Return {title: entry text} of the MAINTAINERS fragment."""
+    entries = {}
+    if not os.path.exists(path):
+        return entries
+    with open(path) as f:
+        text = f.read()
+    for block in text.split('\n\n'):
+        lines = [ln for ln in block.strip('\n').splitlines()
+                 if not ln.startswith('#')]
+        if not lines:
+            continue
+        entries[lines[0]] = '\n'.join(lines) + '\n'
+    return entries
+
+
+def repo_files():
+    """Series content files in the repository (tracked or new, not ignored)."""
+    out = git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+              TOP)
+    files = []
+    for name in out.decode().split('\0'):
+        if not name or not os.path.isfile(os.path.join(TOP, name)):
+            continue
+        if name.split('/', 1)[0] in KERNEL_DIRS:
+            files.append(name)
+    return sorted(files)
+
+
+def patch_order():
+    path = os.path.join(PATCHDIR, 'series')
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [ln.split('#')[0].strip() for ln in f
+                if ln.split('#')[0].strip()]
+
+
+def assign(commits):
+    """Map every content file to the commit that adds it; check coverage."""
+    files = repo_files()
+    owner = {}
+    for idx, c in enumerate(commits):
+        c['paths'] = []
+        for spec in c['files']:
+            if spec.endswith('/'):
+                hits = [f for f in files if f.startswith(spec)]
+            else:
+                hits = [f for f in files if f == spec]
+            if not hits:
+                raise SeriesError('manifest: "%s" (in "%s") matches no file'
+                                  % (spec, c['subject']))
+            for f in hits:
+                if f in owner and owner[f] != idx:
+                    raise SeriesError('%s is claimed by two commits' % f)
+                owner[f] = idx
+                c['paths'].append(f)
+    orphans = [f for f in files if f not in owner]
+    if orphans:
+        raise SeriesError('files not in any commit of series.manifest:\n  '
+                          + '\n  '.join(orphans))
+
+    listed = [p for c in commits for p in c['patches']]
+    order = patch_order()
+    if listed != order:
+        raise SeriesError('patches/series and series.manifest disagree:\n'
+                          '  patches/series: %s\n  manifest:       %s'
+                          % (' '.join(order), ' '.join(listed)))
+    for p in order:
+        if not os.path.isfile(os.path.join(PATCHDIR, p)):
+            raise SeriesError('patches/series names missing %s' % p)
+    on_disk = {p for p in os.listdir(PATCHDIR) if p.endswith('.patch')} \
+        if os.path.isdir(PATCHDIR) else set()
+    if on_disk - set(order):
+        raise SeriesError('patches not in patches/series: %s'
+                          % ' '.join(sorted(on_disk - set(order))))
+
+    frag = parse_fragment()
+    used = [t for c in commits for t in c['maintainers']]
+    for t in used:
+        if t not in frag:
+            raise SeriesError('no MAINTAINERS.fragment entry titled "%s"' % t)
+    if sorted(used) != sorted(frag):
+        raise SeriesError('MAINTAINERS.fragment entries not used exactly '
+                          'once: %s' % ', '.join(sorted(set(frag) ^ set(used))))
+    return frag
+
+
+def insert_maintainers(text, entry):
+    """Insert entry into MAINTAINERS text in alphabetical order."""
+    title = entry.splitlines()[0]
+    lines = text.split('\n')
+    start = lines.index('Maintainers List')
+    i = start
+    while i < len(lines) - 1:
+        line, nxt = lines[i], lines[i + 1]
+        is_title = (line and not line.startswith((' ', '\t')) and
+                    len(nxt) > 2 and nxt[1] == ':' and nxt[2] == '\t' and
+                    (i == 0 or lines[i - 1] == ''))
+        if is_title and (line > title or line == 'THE REST'):
+            if line == title:
+                raise SeriesError('MAINTAINERS already has "%s"' % title)
+            lines[i:i] = entry.rstrip('\n').split('\n') + ['']
+            return '\n'.join(lines)
+        i += 1
+    raise SeriesError('no place in MAINTAINERS for "%s"' % title)
+
+
+def build_commits(tree, header, commits, frag):
+    env = dict(os.environ)
+    author = header['author']
+    name, _, mail = author.partition('<')
+    env.update({
+        'GIT_AUTHOR_NAME': name.strip(), 'GIT_AUTHOR_EMAIL': mail.rstrip('>'),
+        'GIT_COMMITTER_NAME': name.strip(),
+        'GIT_COMMITTER_EMAIL': mail.rstrip('>'),
+        'GIT_AUTHOR_DATE': COMMIT_DATE, 'GIT_COMMITTER_DATE': COMMIT_DATE,
+    })
+    with tempfile.TemporaryDirectory() as tmp:
+        env['GIT_INDEX_FILE'] = os.path.join(tmp, 'index')
+        parent = git(['rev-parse', 'base^{commit}'], tree).decode().strip()
+        git(['read-tree', parent], tree, env)
+        for c in commits:
+            for path in c['paths']:
+                src = os.path.join(TOP, path)
+                blob = git(['hash-object', '-w', '--', src], tree,
+                           env).decode().strip()
+                mode = '100755' if os.access(src, os.X_OK) else '100644'
+                git(['update-index', '--add', '--cacheinfo',
+                     '%s,%s,%s' % (mode, blob, path)], tree, env)
+            for p in c['patches']:
+                git(['apply', '--cached', '--whitespace=error-all',
+                     os.path.join(PATCHDIR, p)], tree, env)
+            if c['maintainers']:
+                text = git(['cat-file', 'blob', ':MAINTAINERS'], tree,
+                           env).decode()
+                for t in c['maintainers']:
+                    text = insert_maintainers(text, frag[t])
+                blob = git(['hash-object', '-w', '--stdin'], tree, env,
+                           text.encode()).decode().strip()
+                git(['update-index', '--cacheinfo',
+                     '100644,%s,MAINTAINERS' % blob], tree, env)
+            treeid = git(['write-tree'], tree, env).decode().strip()
+            msg = '%s\n\n%s\n\nSigned-off-by: %s\n' % (c['subject'],
+                                                       c['body'], author)
+            parent = git(['commit-tree', treeid, '-p', parent], tree, env,
+                         msg.encode()).decode().strip()
+    return parent
+
+
+def cmd_apply(tree):
+    header, commits = parse_manifest()
+    frag = assign(commits)
+    head = build_commits(tree, header, commits, frag)
+    status = git(['status', '--porcelain', '--untracked-files=no'],
+                 tree).decode()
+    if status.strip():
+        raise SeriesError('%s has local changes; refusing to overwrite:\n%s'
+                          % (tree, status))
+    old = git(['rev-parse', 'HEAD'], tree).decode().strip()
+    if old != head:
+        # Two-tree merge: only files that differ between old and new are
+        # rewritten in the work tree.
+        git(['read-tree', '-m', '-u', old, head], tree)
+    git(['update-ref', 'refs/heads/series', head], tree)
+    git(['symbolic-ref', 'HEAD', 'refs/heads/series'], tree)
+    print('series: %d commits, head %s%s' % (len(commits), head[:12],
+                                             '' if old != head else
+                                             ' (unchanged)'))
+
+
+def cmd_export(tree, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    for f in os.listdir(outdir):
+        if f.endswith('.patch') or f == 'series':
+            os.unlink(os.path.join(outdir, f))
+    out = git(['format-patch', '--no-signature', '--zero-commit',
+               '-o', outdir, 'base..series'], tree).decode()
+    names = [os.path.basename(p) for p in out.split()]
+    with open(os.path.join(outdir, 'series'), 'w') as f:
+        f.write(''.join(n + '\n' for n in names))
+    print('series: wrote %d patches to %s' % (len(names), outdir))
+
+
+def main(argv):
+    if len(argv) < 2:
+        die(__doc__.strip().split('\n\n')[1])
+    try:
+        if argv[1] == 'check':
+            _, commits = parse_manifest()
+            assign(commits)
+            print('series: manifest ok, %d commits' % len(commits))
+        elif argv[1] == 'apply' and len(argv) == 3:
+            cmd_apply(argv[2])
+        elif argv[1] == 'export' and len(argv) == 4:
+            cmd_export(argv[2], argv[3])
+        else:
+            die('unknown command; see the top of %s' % argv[0])
+    except SeriesError as e:
+        die(str(e))
+
+
+if __name__ == '__main__':
+    main(sys.argv)

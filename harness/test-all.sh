@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-all.sh MAKE RESULTS
+#
+# "make test": every check of the series, one after the other, each with its
+# full output in out/logs/<step>.log.  A failing step does not stop the
+# others.  Each step leaves "<step>: N passed, N failed" in RESULTS; a step
+# that died before writing one counts as one failure.  The last line is the
+# total, and the exit status is non-zero if anything failed.
+set -uo pipefail
+
+make=$1 results=$2
+out=$(dirname "$results")
+logs=$out/logs
+rm -rf "$results"
+mkdir -p "$results" "$logs"
+
+steps=(tree kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm" checkpatch
+	am-check offcheck)
+total_p=0 total_f=0
+start_all=$SECONDS
+for step in "${steps[@]}"; do
+	name=${step// ARCH=/-}
+	start=$SECONDS
+	echo "=== make $step"
+	# shellcheck disable=SC2086
+	$make --no-print-directory $step > "$logs/$name.log" 2>&1
+	rc=$?
+	secs=$((SECONDS - start))
+	if [ "$name" = tree ]; then
+		# Setup, not a test; nothing else can run without it.
+		if [ $rc != 0 ]; then
+			tail -n 30 "$logs/$name.log"
+			echo "0 passed, 1 failed"
+			exit 1
+		fi
+		echo "    base tree and series ready (${secs} s)"
+		continue
+	fi
+	line=$(cat "$results/$name" 2>/dev/null)
+	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	if [ -z "$p" ]; then
+		p=0 f=1
+	elif [ $rc != 0 ] && [ "$f" = 0 ]; then
+		f=1
+	fi
+	grep -E '^(FAIL|METRIC) ' "$logs/$name.log" | sed 's/^/    /'
+	if [ "$f" != 0 ]; then
+		echo "    --- last lines of $logs/$name.log:"
+		tail -n 25 "$logs/$name.log" | sed 's/^/    /'
+	fi
+	echo "    $name: $p passed, $f failed (${secs} s)"
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+done
+echo "=== make test: $((SECONDS - start_all)) s"
+echo "$total_p passed, $total_f failed"
+[ "$total_f" = 0 ]
