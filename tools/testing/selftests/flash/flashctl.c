@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flashctl - the few MTD and UBI operations the flash selftests need, for
+ * busybox-only test systems without mtd-utils.  Run without arguments for
+ * usage.  Every failure is reported on stderr and gives a non-zero exit.
+ */
+#define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
+#include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <mtd/mtd-user.h>
+#include <mtd/ubi-user.h>
+
+/* Print "flashctl: <message>: <strerror(errno)>" and exit with status 1. */
+static void fail(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	fputs("flashctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(err));
+	exit(1);
+}
+
+static long long parse_num(const char *s, long long max)
+{
+	long long val;
+	char *end;
+
+	errno = 0;
+	val = strtoll(s, &end, 0);
+	if (!errno && (end == s || *end || val < 0 || val > max))
+		errno = EINVAL;
+	if (errno)
+		fail("invalid number '%s'", s);
+	return val;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		fail("clock_gettime(CLOCK_MONOTONIC)");
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmd_find(const char *name)
+{
+	char line[512], *q1, *q2;
+	FILE *f;
+	int num;
+
+	f = fopen("/proc/mtd", "r");
+	if (!f)
+		fail("cannot open /proc/mtd");
+	while (fgets(line, sizeof(line), f)) {
+		q1 = strchr(line, '"');
+		q2 = strrchr(line, '"');
+		if (sscanf(line, "mtd%d:", &num) != 1 || !q1 || q2 == q1)
+			continue;
+		*q2 = '\0';
+		if (!strcmp(q1 + 1, name)) {
+			printf("%d\n", num);
+			fclose(f);
+			return 0;
+		}
+	}
+	fclose(f);
+	fprintf(stderr, "flashctl: no MTD device named \"%s\" in /proc/mtd\n",
+		name);
+	return 1;
+}
+
+/* Open an MTD character device, get its geometry and its 64-bit size. */
+static int mtd_open(const char *dev, int flags, struct mtd_info_user *mi,
+		    long long *size)
+{
+	int fd = open(dev, flags);
+
+	if (fd < 0)
+		fail("cannot open %s", dev);
+	if (ioctl(fd, MEMGETINFO, mi))
+		fail("MEMGETINFO on %s", dev);
+	/* mtd_info_user.size has only 32 bits, SEEK_END gives the real size */
+	*size = lseek(fd, 0, SEEK_END);
+	if (*size < 0)
+		fail("cannot get size of %s", dev);
+	return fd;
+}
+
+static int cmd_info(const char *dev)
+{
+	struct mtd_info_user mi;
+	long long size;
+
+	close(mtd_open(dev, O_RDONLY, &mi, &size));
+	printf("size=%lld erasesize=%u writesize=%u oobsize=%u type=%u\n",
+	       size, mi.erasesize, mi.writesize, mi.oobsize, mi.type);
+	return 0;
+}
+
+static int cmd_erase(const char *dev)
+{
+	long long ofs, size, erased = 0, bad = 0, failed = 0;
+	struct erase_info_user64 ei;
+	struct mtd_info_user mi;
+	__kernel_loff_t bofs;
+	int fd, ret;
+
+	fd = mtd_open(dev, O_RDWR, &mi, &size);
+	if (!mi.erasesize) {
+		fprintf(stderr, "flashctl: %s has no erase size\n", dev);
+		return 1;
+	}
+	for (ofs = 0; ofs < size; ofs += mi.erasesize) {
+		bofs = ofs;
+		ret = ioctl(fd, MEMGETBADBLOCK, &bofs);
+		if (ret < 0 && errno != EOPNOTSUPP)
+			fail("MEMGETBADBLOCK on %s at %lld", dev, ofs);
+		if (ret > 0) {
+			bad++;
+			continue;
+		}
+		memset(&ei, 0, sizeof(ei));
+		ei.start = ofs;
+		ei.length = mi.erasesize;
+		if (ioctl(fd, MEMERASE64, &ei)) {
+			fprintf(stderr, "flashctl: MEMERASE64 on %s at %lld: %s\n",
+				dev, ofs, strerror(errno));
+			failed++;
+			continue;
+		}
+		erased++;
+	}
+	close(fd);
+	printf("erased=%lld bad=%lld failed=%lld\n", erased, bad, failed);
+	return failed ? 1 : 0;
+}
+
+static int cmd_ubiattach(const char *mtd, const char *vid_hdr_offset)
+{
+	struct ubi_attach_req req;
+	long long t0, t1;
+	int fd;
+
+	memset(&req, 0, sizeof(req));
+	req.ubi_num = UBI_DEV_NUM_AUTO;
+	req.mtd_num = parse_num(mtd, INT_MAX);
+	if (vid_hdr_offset)
+		req.vid_hdr_offset = parse_num(vid_hdr_offset, INT_MAX);
+	fd = open("/dev/ubi_ctrl", O_RDONLY);
+	if (fd < 0)
+		fail("cannot open /dev/ubi_ctrl");
+	t0 = now_ns();
+	if (ioctl(fd, UBI_IOCATT, &req))
+		fail("UBI_IOCATT of mtd%s", mtd);
+	t1 = now_ns();
+	close(fd);
+	/* on success the kernel stores the new UBI device number in ubi_num */
+	printf("ubi=%d attach_ms=%.1f\n", req.ubi_num, (t1 - t0) / 1e6);
+	return 0;
+}
+
+static int cmd_ubidetach(const char *ubi)
+{
+	__s32 ubi_num = parse_num(ubi, INT_MAX);
+	int fd;
+
+	fd = open("/dev/ubi_ctrl", O_RDONLY);
+	if (fd < 0)
+		fail("cannot open /dev/ubi_ctrl");
+	if (ioctl(fd, UBI_IOCDET, &ubi_num))
+		fail("UBI_IOCDET of ubi%s", ubi);
+	close(fd);
+	return 0;
+}
+
+static long long ubi_sysfs(int ubi_num, const char *attr)
+{
+	char path[128];
+	long long val;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/%s", ubi_num, attr);
+	f = fopen(path, "r");
+	if (!f)
+		fail("cannot open %s", path);
+	errno = EINVAL;
+	if (fscanf(f, "%lld", &val) != 1)
+		fail("cannot parse %s", path);
+	fclose(f);
+	return val;
+}
+
+static int cmd_ubimkvol(const char *dev, const char *name, const char *bytes)
+{
+	struct ubi_mkvol_req req;
+	const char *base;
+	int fd, ubi_num;
+
+	memset(&req, 0, sizeof(req));
+	if (bytes) {
+		req.bytes = parse_num(bytes, LLONG_MAX);
+	} else {
+		/* use all available space of the UBI device */
+		base = strrchr(dev, '/');
+		base = base ? base + 1 : dev;
+		errno = EINVAL;
+		if (sscanf(base, "ubi%d", &ubi_num) != 1)
+			fail("cannot get the UBI device number from %s", dev);
+		req.bytes = ubi_sysfs(ubi_num, "avail_eraseblocks") *
+			    ubi_sysfs(ubi_num, "eraseblock_size");
+	}
+	errno = ENAMETOOLONG;
+	if (strlen(name) > UBI_MAX_VOLUME_NAME)
+		fail("volume name '%s'", name);
+	req.vol_id = UBI_VOL_NUM_AUTO;
+	req.alignment = 1;
+	req.vol_type = UBI_DYNAMIC_VOLUME;
+	req.name_len = strlen(name);
+	memcpy(req.name, name, req.name_len);
+	fd = open(dev, O_RDONLY);
+	if (fd < 0)
+		fail("cannot open %s", dev);
+	if (ioctl(fd, UBI_IOCMKVOL, &req))
+		fail("UBI_IOCMKVOL of %lld bytes on %s", (long long)req.bytes,
+		     dev);
+	close(fd);
+	printf("vol_id=%d bytes=%lld\n", req.vol_id, (long long)req.bytes);
+	return 0;
+}
+
+static int print_usage(void)
+{
+	fprintf(stderr,
+		"usage: flashctl now\n"
+		"       flashctl find NAME\n"
+		"       flashctl info /dev/mtdN\n"
+		"       flashctl erase /dev/mtdN\n"
+		"       flashctl ubiattach MTDNUM [VID_HDR_OFFSET]\n"
+		"       flashctl ubidetach UBINUM\n"
+		"       flashctl ubimkvol /dev/ubiN NAME [BYTES]\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "now") && argc == 2)
+		return printf("%lld\n", now_ns()) < 0;
+	if (!strcmp(cmd, "find") && argc == 3)
+		return cmd_find(argv[2]);
+	if (!strcmp(cmd, "info") && argc == 3)
+		return cmd_info(argv[2]);
+	if (!strcmp(cmd, "erase") && argc == 3)
+		return cmd_erase(argv[2]);
+	if (!strcmp(cmd, "ubiattach") && (argc == 3 || argc == 4))
+		return cmd_ubiattach(argv[2], argc == 4 ? argv[3] : NULL);
+	if (!strcmp(cmd, "ubidetach") && argc == 3)
+		return cmd_ubidetach(argv[2]);
+	if (!strcmp(cmd, "ubimkvol") && (argc == 4 || argc == 5))
+		return cmd_ubimkvol(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	return print_usage();
+}
