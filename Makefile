@@ -40,7 +40,8 @@ KSFT_TARGETS	?= flash
 RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit kernel ksft qemu-test \
-	checkpatch am-check offcheck bisect-check test clean distclean
+	checkpatch am-check offcheck bisect-check test clean distclean \
+	harness-test
 
 all: demo
 
@@ -98,6 +99,11 @@ qemu-test: kernel ksft
 	tail -n 1 $(OUT)/qemu-test-$(ARCH).txt | \
 		sed 's/^/qemu-test-$(ARCH): /' > $(RESULTS)/qemu-test-$(ARCH); \
 	exit $$rc
+
+## make harness-test  unit tests of the harness (console parser, series tool)
+harness-test:
+	@mkdir -p $(RESULTS)
+	python3 $(H)/test_harness.py $(RESULTS)/harness-test
 
 ## make checkpatch    scripts/checkpatch.pl --strict on every generated patch
 checkpatch: series

@@ -215,7 +215,7 @@ def insert_maintainers(text, entry):
         is_title = (line and not line.startswith((' ', '\t')) and
                     len(nxt) > 2 and nxt[1] == ':' and nxt[2] == '\t' and
                     (i == 0 or lines[i - 1] == ''))
-        if is_title and (line > title or line == 'THE REST'):
+        if is_title and (line >= title or line == 'THE REST'):
             if line == title:
                 raise SeriesError('MAINTAINERS already has "%s"' % title)
             lines[i:i] = entry.rstrip('\n').split('\n') + ['']

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of the harness itself: the console parser every in-guest test
+relies on and the MAINTAINERS insertion of series.py.  A harness that
+misreads a failure as a pass would make every other test worthless."""
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import series  # noqa: E402
+
+
+def load(name, path):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+qr = load('qemu_run', os.path.join(HERE, 'qemu-run'))
+
+KSFT = """\
+TAP version 13
+1..1
+# selftests: flash: t.sh
+# TAP version 13
+# 1..3
+# ok 1 write
+# not ok 2 remount
+# ok 3 verify # SKIP no jffs2
+# METRIC jffs2_mount_ms 2800.5 ms
+not ok 1 selftests: flash: t.sh # exit=1
+qemu-run: exit 1
+"""
+
+KTAP = """\
+[    1.000000] KTAP version 1
+[    1.000000] 1..1
+[    1.000000]     KTAP version 1
+[    1.000000]     # Subtest: sffs_index
+[    1.000000]     1..2
+[    1.000000]     ok 1 test_insert
+[    1.000000]     ok 2 test_delete
+[    1.000000] ok 1 sffs_index
+qemu-run: exit 0
+"""
+
+
+class ConsoleParser(unittest.TestCase):
+    def test_nested_kselftest_leaves_and_groups(self):
+        res, metrics, problems, rc = qr.parse_console(KSFT.splitlines())
+        leaves = [r for r in res if r['leaf']]
+        self.assertEqual([r['name'] for r in leaves],
+                         ['write', 'remount', 'verify'])
+        self.assertEqual([r['ok'] for r in leaves], [True, False, True])
+        self.assertTrue(leaves[2]['skip'])
+        group = [r for r in res if not r['leaf']]
+        self.assertEqual(len(group), 1)
+        self.assertFalse(group[0]['ok'])
+        self.assertEqual(rc, 1)
+        self.assertEqual(metrics['jffs2_mount_ms'],
+                         {'value': 2800.5, 'unit': 'ms'})
+        self.assertEqual(problems, [])
+
+    def test_ktap_with_printk_timestamps(self):
+        res, _, _, rc = qr.parse_console(KTAP.splitlines())
+        leaves = [r for r in res if r['leaf']]
+        self.assertEqual([r['name'] for r in leaves],
+                         ['test_insert', 'test_delete'])
+        self.assertTrue(all(r['ok'] for r in leaves))
+        self.assertEqual(rc, 0)
+
+    def test_kernel_problems_are_caught(self):
+        for line in ('[   2.1] BUG: KASAN: use-after-free in foo+0x1/0x2',
+                     'WARNING: CPU: 0 PID: 1 at fs/x.c:3 f+0x0/0x1',
+                     'Oops: 0000 [#1] SMP',
+                     'UBSAN: shift-out-of-bounds in mm/x.c:1:2',
+                     'Kernel panic - not syncing: Fatal exception',
+                     'Unable to handle kernel NULL pointer dereference'):
+            _, _, problems, _ = qr.parse_console([line])
+            self.assertEqual(len(problems), 1, line)
+
+    def test_ordinary_lines_are_not_problems(self):
+        _, _, problems, rc = qr.parse_console([
+            '[nandsim] warning: read_byte: unexpected data output cycle',
+            'kasan: KernelAddressSanitizer initialized',
+            'ok 1 no bugs here'])
+        self.assertEqual(problems, [])
+        self.assertIsNone(rc)
+
+
+class Maintainers(unittest.TestCase):
+    TEXT = ('Maintainers List\n----------------\n\n'
+            'ALPHA\nM:\tA <a@x>\nS:\tMaintained\n\n'
+            'GAMMA\nM:\tG <g@x>\nS:\tMaintained\n\n'
+            'THE REST\nM:\tL <l@x>\n')
+
+    def test_inserted_in_alphabetical_order(self):
+        out = series.insert_maintainers(self.TEXT, 'BETA\nS:\tMaintained\n')
+        self.assertLess(out.index('ALPHA'), out.index('BETA'))
+        self.assertLess(out.index('BETA'), out.index('GAMMA'))
+        self.assertIn('S:\tMaintained\n\nGAMMA', out)
+
+    def test_last_entry_goes_before_the_rest(self):
+        out = series.insert_maintainers(self.TEXT, 'ZETA\nS:\tMaintained\n')
+        self.assertLess(out.index('ZETA'), out.index('THE REST'))
+
+    def test_duplicate_is_refused(self):
+        with self.assertRaises(series.SeriesError):
+            series.insert_maintainers(self.TEXT, 'GAMMA\nS:\tMaintained\n')
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    res = unittest.TextTestRunner(verbosity=2).run(suite)
+    failed = len(res.failures) + len(res.errors)
+    line = 'harness: %d passed, %d failed' % (res.testsRun - failed, failed)
+    print(line)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], 'w') as f:
+            f.write(line + '\n')
+    return 1 if failed or not res.testsRun else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
