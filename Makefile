@@ -13,11 +13,12 @@ JOBS	?= $(shell nproc)
 KERNEL_SRC ?=
 
 # Persistent compiler cache outside the clone, shared by every build here.
+# Object directories live inside the source tree they build (build/linux/.obj-*,
+# ignored by the kernel's .gitignore), so Kbuild uses the relative srctree
+# "..": the compiler sees the same paths in every tree and every clone, and
+# the base tree of offcheck and a fresh CI clone hit the cache.
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 export CCACHE_MAXSIZE ?= 5G
-# Paths below the clone are hashed relative to it, so a fresh clone in
-# another folder (CI) still hits the cache.
-export CCACHE_BASEDIR ?= $(TOP)
 export JOBS
 
 BUSYBOX_x86_64	:= /bin/busybox
@@ -31,7 +32,7 @@ KARCH_arm	:= arm
 
 TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
 		  $(H)/configs/series.config
-OBJ		= $(BUILD)/obj-$(ARCH)-test
+OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
 KSFT_TARGETS	?= flash
 
@@ -51,7 +52,7 @@ help:
 ## make / make demo   build the x86_64 kernel with every option on, boot it
 demo: tree
 	@$(MAKE) --no-print-directory kernel ksft ARCH=x86_64
-	@$(H)/demo.sh $(TREE) $(BUILD)/obj-x86_64-test $(BUILD)/ksft-x86_64/install \
+	@$(H)/demo.sh $(TREE) $(TREE)/.obj-x86_64-test $(BUILD)/ksft-x86_64/install \
 		$(OUT)/demo
 
 ## make deps          install build and test dependencies (Debian 12)
@@ -74,7 +75,7 @@ series: tree
 ## make kunit         every KUnit suite of the series on UML (lockdep, KASAN, UBSAN)
 kunit: tree
 	@mkdir -p $(RESULTS)
-	$(H)/kunit.sh $(TREE) $(BUILD)/kunit $(RESULTS)/kunit \
+	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(RESULTS)/kunit \
 		$(H)/kunit/.kunitconfig $(shell cd $(TOP) && git ls-files -co \
 		--exclude-standard -- '*/.kunitconfig' | grep -v '^harness/')
 
@@ -131,7 +132,8 @@ test:
 	@$(H)/test-all.sh $(MAKE) $(RESULTS)
 
 clean:
-	rm -rf $(OUT) $(BUILD)/obj-* $(BUILD)/kunit $(BUILD)/ksft-*
+	rm -rf $(OUT) $(TREE)/.obj-* $(TREE)/.kunit $(BUILD)/ksft-* \
+		$(BUILD)/base-wt/.obj-* $(BUILD)/bisect/.obj
 
 distclean:
 	rm -rf $(OUT) $(BUILD)

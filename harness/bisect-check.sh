@@ -21,7 +21,7 @@ for c in $(git -C "$tree" rev-list --reverse base..series); do
 	n=$((n + 1))
 	git -C "$wt" checkout -q --detach "$c"
 	echo "bisect-check: [$n] $(git -C "$wt" log -1 --format=%s)"
-	KBUILD_LAX=1 "$here/kbuild.sh" x86_64 "$wt" "$wt.obj" "$@" >/dev/null || {
+	KBUILD_LAX=1 "$here/kbuild.sh" x86_64 "$wt" "$wt/.obj" "$@" >/dev/null || {
 		echo "bisect-check: FAIL at $(git -C "$wt" log -1 --format='%h %s')"
 		exit 1
 	}

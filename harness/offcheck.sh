@@ -29,12 +29,15 @@ if [ ! -e "$wt/.git" ]; then
 fi
 git -C "$wt" checkout -q --detach base
 
-"$here/kbuild.sh" x86_64 "$wt" "$build/obj-x86_64-base" "$@" "$off" >/dev/null ||
+# Same object directory name in both trees: the compiler sees the same
+# relative paths, so the second build comes from ccache wherever the
+# series did not change the source.
+"$here/kbuild.sh" x86_64 "$wt" "$wt/.obj-offcheck" "$@" "$off" >/dev/null ||
 	fail "base build"
-"$here/kbuild.sh" x86_64 "$tree" "$build/obj-x86_64-off" "$@" "$off" >/dev/null ||
+"$here/kbuild.sh" x86_64 "$tree" "$tree/.obj-offcheck" "$@" "$off" >/dev/null ||
 	fail "series build"
-base=$(size "$build/obj-x86_64-base/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
-ours=$(size "$build/obj-x86_64-off/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
+base=$(size "$wt/.obj-offcheck/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
+ours=$(size "$tree/.obj-offcheck/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
 echo "offcheck: text data bss: base $base, base+series (all off) $ours"
 [ "$base" = "$ours" ] || fail "vmlinux size differs"
 echo "PASS offcheck: series with every option off adds nothing to vmlinux"
