@@ -16,10 +16,7 @@ fail() {
 	exit 1
 }
 
-if [ ! -e "$wt/.git" ]; then
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$wt" base || fail "worktree"
-fi
+"$(dirname "$0")/worktree.sh" "$tree" "$wt" || fail "worktree"
 git -C "$wt" am --abort >/dev/null 2>&1
 git -C "$wt" checkout -q --detach base && git -C "$wt" reset -q --hard base &&
 	git -C "$wt" clean -q -fdx || fail "cannot reset $wt to base"

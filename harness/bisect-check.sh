@@ -12,10 +12,7 @@ set -eu
 tree=$1 wt=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-if [ ! -e "$wt/.git" ]; then
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$wt" base
-fi
+"$(dirname "$0")/worktree.sh" "$tree" "$wt"
 n=0
 for c in $(git -C "$tree" rev-list --reverse base..series); do
 	n=$((n + 1))

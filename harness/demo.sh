@@ -48,7 +48,7 @@ rows = [
     ('boot', 'boot to /init', 'boot_to_init_s', 'probe: parallel probing'),
     ('mm', 'Slab after boot', 'slab_after_boot_kB', 'slab: SLOB-style'),
     ('mm', 'MemFree after boot', 'memfree_after_boot_kB', ''),
-    ('time', 'idle local timer irqs', 'idle_timer_irqs_per_s',
+    ('time', 'idle timer irqs per CPU', 'idle_timer_irqs_per_cpu_s',
      'dyntick: < 0.2/s/CPU'),
     ('flash', 'JFFS2 write', 'jffs2_write_s', 'SFFS'),
     ('flash', 'JFFS2 mount (scan)', 'jffs2_mount_ms', 'SFFS: < 30 ms'),

@@ -35,9 +35,12 @@ kmake() {
 
 inputs=$(cat "$@" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.config-inputs" 2>/dev/null)" != "$inputs" ]; then
-	kmake tinyconfig >/dev/null
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
-	kmake olddefconfig >/dev/null
+	# Kconfig's "override" notes for the fragments' choice settings are
+	# expected; keep them in a log, shown only if configuring fails.
+	log=$obj/.config-log
+	{ kmake tinyconfig &&
+	  "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" &&
+	  kmake olddefconfig; } >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 	missing=$(cat "$@" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)/\1/p' \
 			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1=n/p' |
 		while IFS= read -r want; do

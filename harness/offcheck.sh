@@ -23,10 +23,7 @@ off=$build/series-off.config
 sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/# \1 is not set/p' \
 	"$here/configs/series.config" > "$off"
 
-if [ ! -e "$wt/.git" ]; then
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$wt" base
-fi
+"$(dirname "$0")/worktree.sh" "$tree" "$wt"
 git -C "$wt" checkout -q --detach base
 
 # Same object directory name in both trees: the compiler sees the same
