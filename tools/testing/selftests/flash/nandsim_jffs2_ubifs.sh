@@ -73,6 +73,16 @@ skip()
 	echo "ok $testnum $1 # SKIP $2"
 }
 
+# skip_all REASON DESCRIPTION...: skip several tests for one reason
+skip_all()
+{
+	skip_reason=$1
+	shift
+	for skip_desc in "$@"; do
+		skip "$skip_desc" "$skip_reason"
+	done
+}
+
 # Helpers use their own variable names: functions share one namespace.
 
 # Run a command; its stdout and stderr become TAP comments.
@@ -214,9 +224,8 @@ find_mtd()
 jffs2_test()
 {
 	if ! have_fs jffs2; then
-		skip "jffs2 write" "no JFFS2 support"
-		skip "jffs2 remount" "no JFFS2 support"
-		skip "jffs2 verify" "no JFFS2 support"
+		skip_all "no JFFS2 support" "jffs2 write" "jffs2 remount" \
+			"jffs2 verify"
 		return
 	fi
 
@@ -231,8 +240,7 @@ jffs2_test()
 	fi
 	result "$rc" "jffs2 write"
 	if [ "$rc" -ne 0 ]; then
-		skip "jffs2 remount" "write failed"
-		skip "jffs2 verify" "write failed"
+		skip_all "write failed" "jffs2 remount" "jffs2 verify"
 		return
 	fi
 
@@ -264,9 +272,8 @@ ubifs_test()
 		reason="no UBIFS support"
 	fi
 	if [ -n "$reason" ]; then
-		skip "ubifs write" "$reason"
-		skip "ubifs reattach+remount" "$reason"
-		skip "ubifs verify" "$reason"
+		skip_all "$reason" "ubifs write" "ubifs reattach+remount" \
+			"ubifs verify"
 		return
 	fi
 
@@ -291,8 +298,7 @@ ubifs_test()
 	fi
 	result "$rc" "ubifs write"
 	if [ "$rc" -ne 0 ]; then
-		skip "ubifs reattach+remount" "write failed"
-		skip "ubifs verify" "write failed"
+		skip_all "write failed" "ubifs reattach+remount" "ubifs verify"
 		return
 	fi
 
