@@ -64,7 +64,8 @@ def parse_manifest(path=MANIFEST):
 
     Blocks are separated by lines holding only '---'.  A block is
     'Field: value' lines, a blank line and the commit message body.  The
-    first block without a Subject is the header (Author).  Lines starting
+    first block without a Subject is the header (Author).  A field line
+    starting with white space continues the field above.  Lines starting
     with '#' before the fields are comments.
     """
     with open(path) as f:
@@ -84,12 +85,18 @@ def parse_manifest(path=MANIFEST):
             lines.pop(0)
         if not lines:
             continue
-        fields, i = {}, 0
+        fields, i, key = {}, 0, None
         while i < len(lines) and lines[i].strip():
+            if lines[i][0] in ' \t' and key:
+                # continuation of the previous field, as in mail headers
+                fields[key] += ' ' + lines[i].strip()
+                i += 1
+                continue
             key, sep, val = lines[i].partition(':')
             if not sep:
                 raise SeriesError('manifest: bad field line: %r' % lines[i])
-            fields[key.strip().lower()] = val.strip()
+            key = key.strip().lower()
+            fields[key] = val.strip()
             i += 1
         body = '\n'.join(lines[i:]).strip()
         if 'subject' not in fields:

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of idle wakeup attribution: which cause an idle period is
+ * charged to, and how the per-CPU table counts them.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "wakeup_stats.h"
+
+static void fn_a(void) { }
+static void fn_b(void) { }
+
+static struct wakeup_cause cause(enum wakeup_src src, const void *fn,
+				 unsigned int irq, const char *name)
+{
+	struct wakeup_cause c = { .src = src, .fn = fn, .irq = irq };
+
+	strscpy(c.name, name ?: "", sizeof(c.name));
+	return c;
+}
+
+/* Run one wakeup with the given events; return what it is charged to. */
+static struct wakeup_cause idle_period(struct kunit *test,
+				       const struct wakeup_cause *ev,
+				       const bool *provisional, int n)
+{
+	struct wakeup_cpu_state st = {};
+	struct wakeup_cause got;
+	int i;
+
+	wakeup_begin(&st);
+	for (i = 0; i < n; i++)
+		wakeup_note(&st, &ev[i], provisional[i]);
+	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got));
+	return got;
+}
+
+static void test_device_irq_is_charged(struct kunit *test)
+{
+	struct wakeup_cause ev[] = { cause(WAKEUP_IRQ, NULL, 11, "eth0") };
+	bool prov[] = { false };
+	struct wakeup_cause got = idle_period(test, ev, prov, 1);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_IRQ);
+	KUNIT_EXPECT_EQ(test, got.irq, 11u);
+	KUNIT_EXPECT_STREQ(test, got.name, "eth0");
+}
+
+static void test_timer_behind_tick_is_charged_not_tick(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_TICK, NULL, 0, NULL),	/* timer interrupt */
+		cause(WAKEUP_TICK, NULL, 0, NULL),	/* tick_sched_timer */
+		cause(WAKEUP_TIMER, fn_a, 0, NULL),	/* expired timer_list */
+		cause(WAKEUP_TIMER, fn_b, 0, NULL),
+	};
+	bool prov[] = { true, true, false, false };
+	struct wakeup_cause got = idle_period(test, ev, prov, 4);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_TIMER);
+	KUNIT_EXPECT_PTR_EQ(test, got.fn, (const void *)fn_a);
+}
+
+static void test_bare_tick_is_charged_to_tick(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_TICK, NULL, 0, NULL),
+		cause(WAKEUP_TICK, NULL, 0, NULL),
+	};
+	bool prov[] = { true, true };
+
+	KUNIT_EXPECT_EQ(test, idle_period(test, ev, prov, 2).src, WAKEUP_TICK);
+}
+
+static void test_hrtimer_refines_tick(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_TICK, NULL, 0, NULL),
+		cause(WAKEUP_HRTIMER, fn_b, 0, NULL),
+		cause(WAKEUP_IRQ, NULL, 5, "late"),
+	};
+	bool prov[] = { true, false, false };
+	struct wakeup_cause got = idle_period(test, ev, prov, 3);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_HRTIMER);
+	KUNIT_EXPECT_PTR_EQ(test, got.fn, (const void *)fn_b);
+}
+
+static void test_first_final_cause_wins(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_IPI, NULL, 0, "reschedule"),
+		cause(WAKEUP_TIMER, fn_a, 0, NULL),
+		cause(WAKEUP_TICK, NULL, 0, NULL),
+	};
+	bool prov[] = { false, false, true };
+	struct wakeup_cause got = idle_period(test, ev, prov, 3);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_IPI);
+	KUNIT_EXPECT_STREQ(test, got.name, "reschedule");
+}
+
+static void test_no_handler_is_unknown(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, idle_period(test, NULL, NULL, 0).src,
+			WAKEUP_UNKNOWN);
+}
+
+static void test_events_outside_idle_are_ignored(struct kunit *test)
+{
+	struct wakeup_cpu_state st = {};
+	struct wakeup_cause c = cause(WAKEUP_IRQ, NULL, 3, "busy"), got;
+
+	/* Events while no wakeup is open (CPU busy) are not wakeups. */
+	wakeup_note(&st, &c, false);
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got));
+
+	/* ...and do not leak into the next wakeup. */
+	wakeup_begin(&st);
+	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got));
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_UNKNOWN);
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got));
+}
+
+static void test_table_counts_and_times(struct kunit *test)
+{
+	struct wakeup_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct wakeup_cause a = cause(WAKEUP_TIMER, fn_a, 0, NULL);
+	struct wakeup_cause b = cause(WAKEUP_TIMER, fn_b, 0, NULL);
+	struct wakeup_cause i1 = cause(WAKEUP_IRQ, NULL, 7, "mmc0");
+	struct wakeup_cause i2 = cause(WAKEUP_IRQ, NULL, 7, "mmc1");
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wakeup_table_charge(t, &a, 100);
+	wakeup_table_charge(t, &b, 150);
+	wakeup_table_charge(t, &a, 200);
+	wakeup_table_charge(t, &i1, 250);
+	wakeup_table_charge(t, &i2, 300);	/* shared irq, other action */
+
+	KUNIT_EXPECT_EQ(test, t->wakeups, 5ull);
+	KUNIT_EXPECT_EQ(test, t->nr, 4u);
+	KUNIT_EXPECT_EQ(test, t->entry[0].count, 2ull);
+	KUNIT_EXPECT_EQ(test, t->entry[0].first_ns, 100ull);
+	KUNIT_EXPECT_EQ(test, t->entry[0].last_ns, 200ull);
+	KUNIT_EXPECT_EQ(test, t->entry[1].count, 1ull);
+	KUNIT_EXPECT_STREQ(test, t->entry[3].cause.name, "mmc1");
+}
+
+static void test_table_overflow_is_counted(struct kunit *test)
+{
+	struct wakeup_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct wakeup_cause c;
+	u64 sum = 0;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < WAKEUP_ENTRIES + 10; i++) {
+		c = cause(WAKEUP_IRQ, NULL, i, "dev");
+		wakeup_table_charge(t, &c, i);
+	}
+	KUNIT_EXPECT_EQ(test, t->nr, (unsigned int)WAKEUP_ENTRIES);
+	KUNIT_EXPECT_EQ(test, t->overflow, 10ull);
+	for (i = 0; i < t->nr; i++)
+		sum += t->entry[i].count;
+	/* Nothing is lost: every wakeup is in an entry or in overflow. */
+	KUNIT_EXPECT_EQ(test, sum + t->overflow, t->wakeups);
+}
+
+static struct kunit_case wakeup_stats_cases[] = {
+	KUNIT_CASE(test_device_irq_is_charged),
+	KUNIT_CASE(test_timer_behind_tick_is_charged_not_tick),
+	KUNIT_CASE(test_bare_tick_is_charged_to_tick),
+	KUNIT_CASE(test_hrtimer_refines_tick),
+	KUNIT_CASE(test_first_final_cause_wins),
+	KUNIT_CASE(test_no_handler_is_unknown),
+	KUNIT_CASE(test_events_outside_idle_are_ignored),
+	KUNIT_CASE(test_table_counts_and_times),
+	KUNIT_CASE(test_table_overflow_is_counted),
+	{}
+};
+
+static struct kunit_suite wakeup_stats_suite = {
+	.name = "wakeup_stats",
+	.test_cases = wakeup_stats_cases,
+};
+
+kunit_test_suite(wakeup_stats_suite);
+
+MODULE_LICENSE("GPL");

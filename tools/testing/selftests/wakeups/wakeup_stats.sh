@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Idle wakeup attribution (CONFIG_IDLE_WAKEUP_STATS): an idle system lists
+# what wakes it, a sleeping task is charged to the hrtimer that wakes it,
+# every wakeup is accounted for, and reset and disable work.  Prints the
+# idle wakeup rate as "# METRIC idle_wakeups_per_cpu_s".
+#
+# Environment: IDLE_SECONDS (default 10), length of the idle measurement.
+
+ksft_skip=4
+dir=/sys/kernel/debug/wakeups
+idle=${IDLE_SECONDS:-10}
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n $1"
+}
+
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+[ -d /sys/kernel/debug/wakeups ] ||
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+echo "TAP version 13"
+if [ ! -d "$dir" ]; then
+	echo "1..0 # SKIP no $dir (CONFIG_IDLE_WAKEUP_STATS)"
+	exit "$ksft_skip"
+fi
+echo "1..6"
+
+snap=$(mktemp)
+trap 'rm -f "$snap"' EXIT
+
+# Take one snapshot of the stats, so that the sums below agree.
+snapshot()
+{
+	cat "$dir/stats" > "$snap"
+}
+
+# sum of the counts of the listed causes, optionally of lines matching $1
+charged()
+{
+	awk -v pat="${1:-}" '!/^#/ && $1 != "cpu" &&
+		(pat == "" || index($0, pat)) { s += $2 } END { print s + 0 }' \
+		"$snap"
+}
+
+# column $1 of the per-CPU lines, summed (3: wakeups, 4: overflow)
+per_cpu()
+{
+	awk -v col="$1" '$1 == "cpu" { s += $col } END { print s + 0 }' "$snap"
+}
+
+echo 1 > "$dir/enable"
+check "enable" [ "$(cat "$dir/enable")" = 1 ]
+
+# An idle system: every wakeup is charged and listed.
+sleep "$idle"
+snapshot
+sed 's/^/# /' "$snap"
+total=$(per_cpu 3)
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+rate=$(awk "BEGIN { printf \"%.2f\", $total / $idle / $cpus }")
+echo "# METRIC idle_wakeups_per_cpu_s $rate 1/s"
+overflow=$(per_cpu 4)
+listed=$(charged)
+check "idle wakeups all accounted ($total = $listed listed + $overflow)" \
+	[ "$total" -gt 0 -a "$total" -eq $((listed + overflow)) ]
+
+# A task sleeping in a loop is woken by hrtimer_wakeup, once per sleep.
+echo 1 > "$dir/reset"
+for _ in 1 2 3 4 5; do
+	sleep 1
+done
+snapshot
+hr=$(charged "hrtimer hrtimer_wakeup")
+check "5 sleeps charged to hrtimer_wakeup ($hr)" [ "$hr" -ge 4 ]
+
+before=$(per_cpu 3)
+echo 1 > "$dir/reset"
+snapshot
+after=$(per_cpu 3)
+period=$(awk '/^# enabled/ { print $5 }' "$snap")
+# A few wakeups of the test's own commands may already be counted again.
+check "reset clears the counts ($before -> $after in $period ms)" \
+	[ "$after" -lt "$before" -a "$period" -lt 1000 ]
+
+echo 0 > "$dir/enable"
+snapshot
+before=$(per_cpu 3)
+sleep 2
+snapshot
+after=$(per_cpu 3)
+check "disabled attribution counts nothing ($before -> $after)" \
+	[ "$before" -eq "$after" ]
+check "disable" [ "$(cat "$dir/enable")" = 0 ]
+exit "$failed"
