@@ -46,7 +46,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.config-inputs" 2>/dev/null)" != "$
 		while IFS= read -r want; do
 			sym=${want%%=*}
 			case "$want" in
-			*=n) grep -q "^$sym=" "$obj/.config" && echo "$want" ;;
+			*=n) if grep -q "^$sym=" "$obj/.config"; then echo "$want"; fi ;;
 			*) grep -qx "$want" "$obj/.config" || echo "$want" ;;
 			esac
 		done)
