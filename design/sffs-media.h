@@ -14,6 +14,7 @@
 #ifndef __SFFS_MEDIA_H__
 #define __SFFS_MEDIA_H__
 
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/types.h>
 
@@ -23,7 +24,7 @@
 /* Node alignment and limits */
 #define SFFS_NODE_ALIGN		8
 #define SFFS_BLOCK_SHIFT	12		/* file data block: 4 KiB */
-#define SFFS_BLOCK_SIZE		(1 << SFFS_BLOCK_SHIFT)
+#define SFFS_BLOCK_SIZE		BIT(SFFS_BLOCK_SHIFT)
 #define SFFS_MAX_NAME_LEN	255
 #define SFFS_MAX_XATTR_VALUE	(SFFS_BLOCK_SIZE - 512)
 #define SFFS_ANCHOR_SLOTS	2		/* two slots of two blocks */
@@ -282,8 +283,10 @@ struct sffs_ebt_node {
 } __packed;
 static_assert(sizeof(struct sffs_ebt_node) == 40);
 
-/* Feature flags: an unknown incompat flag refuses the mount, an unknown
- * ro_compat flag allows only a read-only mount. */
+/*
+ * Feature flags: an unknown incompat flag refuses the mount, an unknown
+ * ro_compat flag allows only a read-only mount.
+ */
 #define SFFS_FEAT_COMPAT_NONE		0
 #define SFFS_FEAT_RO_COMPAT_NONE	0
 #define SFFS_FEAT_INCOMPAT_NONE		0
