@@ -41,7 +41,7 @@ if [ ! -d "$dir" ]; then
 	echo "1..0 # SKIP no $dir (CONFIG_IDLE_WAKEUP_STATS)"
 	exit "$ksft_skip"
 fi
-echo "1..6"
+echo "1..7"
 
 snap=$(mktemp)
 trap 'rm -f "$snap"' EXIT
@@ -99,6 +99,22 @@ period=$(awk '/^# enabled/ { print $5 }' "$snap")
 # A few wakeups of the test's own commands may already be counted again.
 check "reset clears the counts ($before -> $after in $period ms)" \
 	[ "$after" -lt "$before" -a "$period" -lt 1000 ]
+
+report_has()
+{
+	echo "$report" | grep -q "hrtimer *$1"
+}
+
+# The user tool's one-shot report names the sleeping task's timer.
+top=$(dirname "$0")/wakeup_top.sh
+if [ -x "$top" ]; then
+	report=$( (sleep 1; sleep 1) & "$top" -i 3 -n 1)
+	echo "$report" | sed 's/^/# /'
+	check "wakeup_top.sh reports hrtimer_wakeup" report_has hrtimer_wakeup
+else
+	n=$((n + 1))
+	echo "ok $n wakeup_top.sh reports hrtimer_wakeup # SKIP not installed"
+fi
 
 echo 0 > "$dir/enable"
 snapshot
