@@ -64,6 +64,11 @@ for area, what, key, target in rows:
 print('   guest wall time %.1f s; console log: %s' % (
     r['wall_s'], sys.argv[1].replace('result.json', 'console.log')))
 PY
+if grep -q '^# top: ' "$out/console.log"; then
+	echo
+	echo "== What woke the idle CPUs during 5 s (series: CONFIG_IDLE_WAKEUP_STATS)"
+	sed -n 's/^# top: /   /p' "$out/console.log"
+fi
 echo
 tail -n 1 "$out/summary.txt"
 exit $rc
