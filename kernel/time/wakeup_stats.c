@@ -146,6 +146,19 @@ static DEFINE_MUTEX(wakeup_mutex);	/* enable, disable, reset */
 static bool wakeup_enabled;
 static u64 wakeup_since_ns;
 
+/*
+ * The hooks run for every interrupt and timer callback, on busy CPUs too:
+ * test first, without building a cause, whether this CPU has a wakeup
+ * whose cause is still open.  Only this CPU changes its state, and never
+ * from an interrupt nested inside a wakeup, so the unlocked read is safe.
+ */
+static bool wakeup_wants_cause(void)
+{
+	struct wakeup_cpu_state *st = this_cpu_ptr(&wakeup_cpus.st);
+
+	return READ_ONCE(st->open) && !READ_ONCE(st->final);
+}
+
 static void wakeup_note_this_cpu(const struct wakeup_cause *c,
 				 bool provisional)
 {
@@ -190,10 +203,13 @@ void __wakeup_stats_end(bool no_irq)
 
 void __wakeup_stats_irq(unsigned int irq, const char *name)
 {
-	struct clock_event_device *dev = __this_cpu_read(tick_cpu_device.evtdev);
+	struct clock_event_device *dev;
 	struct wakeup_cause c = { .src = WAKEUP_IRQ, .irq = irq };
 
+	if (!wakeup_wants_cause())
+		return;
 	/* The timer interrupt only delivers the timers that expired. */
+	dev = __this_cpu_read(tick_cpu_device.evtdev);
 	if (dev && dev->irq >= 0 && dev->irq == irq) {
 		c.src = WAKEUP_TICK;
 		wakeup_note_this_cpu(&c, true);
@@ -206,10 +222,12 @@ void __wakeup_stats_irq(unsigned int irq, const char *name)
 
 void __wakeup_stats_hrtimer(const void *timer, const void *fn)
 {
-	struct tick_sched *ts = tick_get_tick_sched(smp_processor_id());
 	struct wakeup_cause c = { .src = WAKEUP_HRTIMER, .fn = fn };
-	bool tick = timer == &ts->sched_timer;
+	bool tick;
 
+	if (!wakeup_wants_cause())
+		return;
+	tick = timer == &tick_get_tick_sched(smp_processor_id())->sched_timer;
 	if (tick)
 		c.src = WAKEUP_TICK;
 	wakeup_note_this_cpu(&c, tick);
@@ -219,13 +237,16 @@ void __wakeup_stats_timer(const void *fn)
 {
 	struct wakeup_cause c = { .src = WAKEUP_TIMER, .fn = fn };
 
-	wakeup_note_this_cpu(&c, false);
+	if (wakeup_wants_cause())
+		wakeup_note_this_cpu(&c, false);
 }
 
 void __wakeup_stats_ipi(const char *name)
 {
 	struct wakeup_cause c = { .src = WAKEUP_IPI };
 
+	if (!wakeup_wants_cause())
+		return;
 	strscpy(c.name, name, sizeof(c.name));
 	wakeup_note_this_cpu(&c, false);
 }
