@@ -34,7 +34,7 @@ TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
 		  $(H)/configs/series.config
 OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
-KSFT_TARGETS	?= flash wakeups
+KSFT_TARGETS	?= flash wakeups sffs
 
 # The kselftest targets' results, the KUnit run and the rest each leave a
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS debugfs: /sys/kernel/debug/sffs/mtdN/ for each mounted device.
+ *
+ * stats      mount time, commits, replay, space, index nodes in RAM
+ * power_cut  write N: after N more flash writes and erases (the last one
+ *            torn), drop every write as if the power had gone, while
+ *            reporting success; -1 turns it off.  What a test then finds
+ *            after unmounting and mounting again is what a real power cut
+ *            at that point would have left.
+ */
+#include <linux/debugfs.h>
+#include <linux/mtd/mtd.h>
+#include <linux/seq_file.h>
+#include "sffs.h"
+
+static struct dentry *sffs_debugfs_root;
+
+static int sffs_stats_show(struct seq_file *m, void *unused)
+{
+	struct sffs_info *c = m->private;
+	struct sffs_journal *j = &c->j;
+
+	mutex_lock(&c->mutex);
+	seq_printf(m, "mount_us %llu\n", div_u64(c->mount_ns, NSEC_PER_USEC));
+	seq_printf(m, "anchor_units_read %u\n", c->io.units_read);
+	seq_printf(m, "replayed_nodes %lu\n", j->replayed);
+	seq_printf(m, "commit %llu\n", j->commit);
+	seq_printf(m, "commits %lu\n", j->commits);
+	seq_printf(m, "sqnum %llu\n", j->sqnum);
+	seq_printf(m, "next_ino %llu\n", j->next_ino);
+	seq_printf(m, "free_bytes %llu\n", j->free);
+	seq_printf(m, "dirty_bytes %llu\n", j->dirty);
+	seq_printf(m, "used_bytes %llu\n", j->used);
+	seq_printf(m, "reserve_bytes %llu\n", sffs_journal_reserve(j));
+	seq_printf(m, "budget_bytes %llu\n", c->budget);
+	seq_printf(m, "index_height %u\n", j->idx.height);
+	seq_printf(m, "index_fanout %u\n", j->idx.fanout);
+	seq_printf(m, "znodes %lu\n", j->idx.nr_znodes);
+	seq_printf(m, "znodes_dirty %lu\n", j->idx.nr_dirty);
+	seq_printf(m, "znode_bytes %zu\n",
+		   (size_t)j->idx.nr_znodes *
+		   sffs_index_znode_size(j->idx.fanout));
+	seq_printf(m, "buffer_bytes %zu\n",
+		   (size_t)c->io.wbuf_size + 2 * SFFS_MAX_LEAF_LEN +
+		   sffs_index_node_size(j->idx.fanout));
+	seq_printf(m, "journal_blocks %u\n", j->jcnt);
+	seq_printf(m, "alloc_eb %u\n", j->alloc_eb);
+	seq_printf(m, "write_head %llu\n", sffs_io_head(&c->io));
+	mutex_unlock(&c->mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sffs_stats);
+
+static int sffs_cut_get(void *data, u64 *val)
+{
+	struct sffs_info *c = data;
+
+	*val = (s64)READ_ONCE(c->io.cut);
+	return 0;
+}
+
+static int sffs_cut_set(void *data, u64 val)
+{
+	struct sffs_info *c = data;
+
+	mutex_lock(&c->mutex);
+	c->io.cut = (s64)val < 0 ? -1 : min_t(u64, val, INT_MAX);
+	mutex_unlock(&c->mutex);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sffs_cut_fops, sffs_cut_get, sffs_cut_set, "%lld\n");
+
+void sffs_debugfs_init(struct sffs_info *c)
+{
+	char name[16];
+
+	if (!sffs_debugfs_root)
+		return;
+	snprintf(name, sizeof(name), "mtd%d", c->io.mtd->index);
+	c->debugfs = debugfs_create_dir(name, sffs_debugfs_root);
+	debugfs_create_file("stats", 0444, c->debugfs, c, &sffs_stats_fops);
+	debugfs_create_file_unsafe("power_cut", 0600, c->debugfs, c,
+				   &sffs_cut_fops);
+}
+
+void sffs_debugfs_exit(struct sffs_info *c)
+{
+	debugfs_remove(c->debugfs);
+	c->debugfs = NULL;
+}
+
+void sffs_debugfs_register(void)
+{
+	sffs_debugfs_root = debugfs_create_dir("sffs", NULL);
+}
+
+void sffs_debugfs_unregister(void)
+{
+	debugfs_remove(sffs_debugfs_root);
+}

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS directories.
+ *
+ * A directory entry is a dentry node keyed by the parent's inode number
+ * and the crc32c of the name, with a collision index in the low 8 bits;
+ * a lookup reads only the entries whose name hashes alike, so it costs a
+ * B+tree walk whatever the size of the directory.  readdir walks the
+ * parent's dentry keys in order; the key value is the directory position,
+ * which stays valid across insertions and removals.  There are no "." and
+ * ".." entries on flash: ".." is the dcache's business.
+ *
+ * Every directory operation is one journal operation: the entries it adds
+ * and removes and the inodes whose link counts or times change, applied
+ * after a power cut wholly or not at all.
+ */
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include "sffs.h"
+
+#define SFFS_DENTRY_MAX_LEN	(sizeof(struct sffs_dentry_node) + \
+				 SFFS_MAX_NAME_LEN)
+
+/* What a name in a directory resolves to */
+struct sffs_dent {
+	struct sffs_ckey key;
+	u64 target;
+	bool found;
+	u32 free_coll;		/* first unused collision index, or ~0 */
+};
+
+/*
+ * Look @name up in directory @dir; also find a collision index a new
+ * entry of that name could take.  @c->mutex held.
+ */
+static int sffs_find_dent(struct sffs_info *c, u64 dir, const struct qstr *name,
+			  struct sffs_dent *d)
+{
+	u64 h = (u64)sffs_name_hash(name->name, name->len) << SFFS_HASH_SHIFT;
+	struct sffs_ckey key = sffs_key(dir, SFFS_KEY_DENTRY, h);
+	struct sffs_ckey end = sffs_key(dir, SFFS_KEY_DENTRY,
+					h + SFFS_MAX_COLLISIONS);
+	struct sffs_dentry_node *de = c->rbuf;
+	struct sffs_zref ref;
+	u32 expect = 0;
+	int err;
+
+	d->found = false;
+	d->free_coll = ~0U;
+	for (;;) {
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
+			break;
+		if (err)
+			return err;
+		if (d->free_coll == ~0U && sffs_key_value(&ref.key) - h != expect)
+			d->free_coll = expect;
+		expect = sffs_key_value(&ref.key) - h + 1;
+		if (ref.len > SFFS_DENTRY_MAX_LEN)
+			return -EUCLEAN;
+		err = sffs_io_read_node(&c->io, ref.addr, ref.len, de,
+					SFFS_NODE_DENTRY);
+		if (err)
+			return err;
+		if (le16_to_cpu(de->name_len) == name->len &&
+		    !memcmp(de->name, name->name, name->len)) {
+			d->key = ref.key;
+			d->target = le64_to_cpu(de->target);
+			d->found = true;
+			if (d->free_coll != ~0U)
+				return 0;
+		}
+		key = ref.key;
+		key.tv++;
+	}
+	if (d->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
+		d->free_coll = expect;
+	if (!d->found && d->free_coll != ~0U)
+		d->key = sffs_key(dir, SFFS_KEY_DENTRY, h + d->free_coll);
+	return 0;
+}
+
+static struct dentry *sffs_lookup(struct inode *dir, struct dentry *dentry,
+				  unsigned int flags)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct inode *inode = NULL;
+	struct sffs_dent d;
+	int err;
+
+	if (dentry->d_name.len > SFFS_MAX_NAME_LEN)
+		return ERR_PTR(-ENAMETOOLONG);
+	mutex_lock(&c->mutex);
+	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
+	mutex_unlock(&c->mutex);
+	if (err)
+		return ERR_PTR(err);
+	if (d.found)
+		inode = sffs_iget(dir->i_sb, d.target);
+	return d_splice_alias(inode, dentry);
+}
+
+/* A dentry node for @name in @dir pointing at @inode, or deleting it */
+static int sffs_dent_node(const struct sffs_ckey *key, const struct qstr *name,
+			  struct inode *inode, struct sffs_wnode *wn)
+{
+	struct sffs_dentry_node *de;
+
+	de = kzalloc(sizeof(*de) + name->len, GFP_NOFS);
+	if (!de)
+		return -ENOMEM;
+	sffs_key_to_le(&de->key, key);
+	if (inode) {
+		de->target = cpu_to_le64(inode->i_ino);
+		de->type = fs_umode_to_dtype(inode->i_mode);
+	}
+	de->name_len = cpu_to_le16(name->len);
+	memcpy(de->name, name->name, name->len);
+	*wn = (struct sffs_wnode){
+		.buf = de, .len = sizeof(*de) + name->len,
+		.type = SFFS_NODE_DENTRY,
+	};
+	return 0;
+}
+
+struct sffs_op {
+	struct sffs_wnode wn[SFFS_MAX_GROUP];
+	int n;
+	u64 bytes;
+};
+
+static int sffs_op_dent(struct sffs_op *op, const struct sffs_ckey *key,
+			const struct qstr *name, struct inode *inode)
+{
+	int err = sffs_dent_node(key, name, inode, &op->wn[op->n]);
+
+	if (!err)
+		op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
+	return err;
+}
+
+static int sffs_op_inode(struct sffs_op *op, struct inode *inode)
+{
+	int i, err;
+
+	for (i = 0; i < op->n; i++) {
+		struct sffs_inode_node *in = op->wn[i].buf;
+
+		if (op->wn[i].type == SFFS_NODE_INODE &&
+		    le64_to_cpu(in->key.ino) == inode->i_ino)
+			return 0;
+	}
+	err = sffs_inode_node(inode, &op->wn[op->n]);
+	if (!err)
+		op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
+	return err;
+}
+
+static void sffs_op_free(struct sffs_op *op)
+{
+	while (op->n)
+		kfree(op->wn[--op->n].buf);
+}
+
+static int sffs_op_commit(struct sffs_info *c, struct sffs_op *op,
+			  bool deleting)
+{
+	int err = sffs_space(c, op->bytes, deleting);
+
+	if (!err)
+		err = sffs_journal_write(&c->j, op->wn, op->n);
+	return err;
+}
+
+/* Add a new inode under @dentry of @dir: create, mkdir, mknod, symlink */
+static int sffs_add_new(struct inode *dir, struct dentry *dentry,
+			struct inode *inode)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct sffs_op op = {};
+	struct sffs_dent d;
+	int err;
+
+	dir->i_mtime = inode->i_ctime;
+	dir->i_ctime = inode->i_ctime;
+	if (S_ISDIR(inode->i_mode))
+		inc_nlink(dir);
+	mutex_lock(&c->mutex);
+	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
+	if (!err && (d.found || d.free_coll == ~0U))
+		err = d.found ? -EEXIST : -ENOSPC;
+	if (!err)
+		err = sffs_op_inode(&op, inode);
+	if (!err)
+		err = sffs_op_dent(&op, &d.key, &dentry->d_name, inode);
+	if (!err)
+		err = sffs_op_inode(&op, dir);
+	if (!err)
+		err = sffs_op_commit(c, &op, false);
+	mutex_unlock(&c->mutex);
+	sffs_op_free(&op);
+	if (err) {
+		if (S_ISDIR(inode->i_mode))
+			drop_nlink(dir);
+		make_bad_inode(inode);
+		iput(inode);
+		return err;
+	}
+	sffs_new_inode_done(inode);
+	d_instantiate(dentry, inode);
+	return 0;
+}
+
+static int sffs_create(struct user_namespace *mnt_userns, struct inode *dir,
+		       struct dentry *dentry, umode_t mode, bool excl)
+{
+	struct inode *inode = sffs_new_inode(dir, mode);
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	return sffs_add_new(dir, dentry, inode);
+}
+
+static int sffs_mkdir(struct user_namespace *mnt_userns, struct inode *dir,
+		      struct dentry *dentry, umode_t mode)
+{
+	struct inode *inode = sffs_new_inode(dir, S_IFDIR | mode);
+
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	set_nlink(inode, 2);
+	return sffs_add_new(dir, dentry, inode);
+}
+
+static int sffs_mknod(struct user_namespace *mnt_userns, struct inode *dir,
+		      struct dentry *dentry, umode_t mode, dev_t rdev)
+{
+	struct inode *inode;
+
+	inode = sffs_new_inode(dir, mode);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	inode->i_rdev = rdev;
+	return sffs_add_new(dir, dentry, inode);
+}
+
+static int sffs_symlink(struct user_namespace *mnt_userns, struct inode *dir,
+			struct dentry *dentry, const char *target)
+{
+	size_t len = strlen(target);
+	struct inode *inode;
+
+	if (len > SFFS_MAX_SYMLINK_LEN)
+		return -ENAMETOOLONG;
+	inode = sffs_new_inode(dir, S_IFLNK | 0777);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	inode->i_link = kmemdup_nul(target, len, GFP_KERNEL);
+	if (!inode->i_link) {
+		make_bad_inode(inode);
+		iput(inode);
+		return -ENOMEM;
+	}
+	inode->i_size = len;
+	return sffs_add_new(dir, dentry, inode);
+}
+
+static int sffs_link(struct dentry *old_dentry, struct inode *dir,
+		     struct dentry *dentry)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct inode *inode = d_inode(old_dentry);
+	struct sffs_op op = {};
+	struct sffs_dent d;
+	int err;
+
+	inc_nlink(inode);
+	inode->i_ctime = current_time(inode);
+	dir->i_ctime = inode->i_ctime;
+	dir->i_mtime = inode->i_ctime;
+	mutex_lock(&c->mutex);
+	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
+	if (!err && (d.found || d.free_coll == ~0U))
+		err = d.found ? -EEXIST : -ENOSPC;
+	if (!err)
+		err = sffs_op_dent(&op, &d.key, &dentry->d_name, inode);
+	if (!err)
+		err = sffs_op_inode(&op, inode);
+	if (!err)
+		err = sffs_op_inode(&op, dir);
+	if (!err)
+		err = sffs_op_commit(c, &op, false);
+	mutex_unlock(&c->mutex);
+	sffs_op_free(&op);
+	if (err) {
+		drop_nlink(inode);
+		return err;
+	}
+	ihold(inode);
+	d_instantiate(dentry, inode);
+	return 0;
+}
+
+/* Does directory @ino have any entry?  @c->mutex held. */
+static int sffs_dir_empty(struct sffs_info *c, u64 ino)
+{
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_DENTRY, 0);
+	struct sffs_zref ref;
+	int err;
+
+	err = sffs_index_next(&c->j.idx, &key, &ref);
+	if (err == -ENOENT)
+		return 1;
+	if (err)
+		return err;
+	return ref.key.ino != ino || sffs_key_type(&ref.key) != SFFS_KEY_DENTRY;
+}
+
+static int sffs_remove(struct inode *dir, struct dentry *dentry, bool is_dir)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct inode *inode = d_inode(dentry);
+	struct sffs_op op = {};
+	struct sffs_dent d;
+	int err;
+
+	mutex_lock(&c->mutex);
+	if (is_dir) {
+		err = sffs_dir_empty(c, inode->i_ino);
+		if (err <= 0) {
+			mutex_unlock(&c->mutex);
+			return err ?: -ENOTEMPTY;
+		}
+	}
+	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
+	if (!err && !d.found)
+		err = -ENOENT;
+	if (err)
+		goto out;
+	inode->i_ctime = current_time(dir);
+	dir->i_ctime = inode->i_ctime;
+	dir->i_mtime = inode->i_ctime;
+	if (is_dir) {
+		clear_nlink(inode);
+		drop_nlink(dir);
+	} else {
+		drop_nlink(inode);
+	}
+	err = sffs_op_dent(&op, &d.key, &dentry->d_name, NULL);
+	if (!err)
+		err = sffs_op_inode(&op, inode);
+	if (!err)
+		err = sffs_op_inode(&op, dir);
+	if (!err)
+		err = sffs_op_commit(c, &op, true);
+	if (err) {
+		/* nothing was applied: give the links back */
+		if (is_dir) {
+			set_nlink(inode, 2);
+			inc_nlink(dir);
+		} else {
+			inc_nlink(inode);
+		}
+	}
+out:
+	mutex_unlock(&c->mutex);
+	sffs_op_free(&op);
+	return err;
+}
+
+static int sffs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return sffs_remove(dir, dentry, false);
+}
+
+static int sffs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return sffs_remove(dir, dentry, true);
+}
+
+static int sffs_rename(struct user_namespace *mnt_userns,
+		       struct inode *old_dir, struct dentry *old_dentry,
+		       struct inode *new_dir, struct dentry *new_dentry,
+		       unsigned int flags)
+{
+	struct sffs_info *c = SFFS_SB(old_dir->i_sb);
+	struct inode *old = d_inode(old_dentry), *new = d_inode(new_dentry);
+	bool exchange = flags & RENAME_EXCHANGE;
+	struct timespec64 now = current_time(old_dir);
+	unsigned int nlink[4] = { old->i_nlink, new ? new->i_nlink : 0,
+				  old_dir->i_nlink, new_dir->i_nlink };
+	struct sffs_dent od, nd;
+	struct sffs_op op = {};
+	int err;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+
+	mutex_lock(&c->mutex);
+	if (new && !exchange && S_ISDIR(new->i_mode)) {
+		err = sffs_dir_empty(c, new->i_ino);
+		if (err <= 0) {
+			err = err ?: -ENOTEMPTY;
+			goto out;
+		}
+	}
+	err = sffs_find_dent(c, old_dir->i_ino, &old_dentry->d_name, &od);
+	if (!err)
+		err = sffs_find_dent(c, new_dir->i_ino, &new_dentry->d_name,
+				     &nd);
+	if (err)
+		goto out;
+	if (!od.found || (!nd.found && nd.free_coll == ~0U)) {
+		err = od.found ? -ENOSPC : -ENOENT;
+		goto out;
+	}
+
+	/* Link counts and times, as they will be once the rename is done */
+	old->i_ctime = now;
+	old_dir->i_ctime = now;
+	old_dir->i_mtime = now;
+	new_dir->i_ctime = now;
+	new_dir->i_mtime = now;
+	if (exchange) {
+		new->i_ctime = now;
+		if (S_ISDIR(old->i_mode) != S_ISDIR(new->i_mode) &&
+		    old_dir != new_dir) {
+			if (S_ISDIR(old->i_mode)) {
+				drop_nlink(old_dir);
+				inc_nlink(new_dir);
+			} else {
+				drop_nlink(new_dir);
+				inc_nlink(old_dir);
+			}
+		}
+		err = sffs_op_dent(&op, &od.key, &old_dentry->d_name, new);
+		if (!err)
+			err = sffs_op_dent(&op, &nd.key, &new_dentry->d_name, old);
+		if (!err)
+			err = sffs_op_inode(&op, new);
+	} else {
+		if (new) {
+			new->i_ctime = now;
+			if (S_ISDIR(new->i_mode)) {
+				clear_nlink(new);
+				drop_nlink(new_dir);
+			} else {
+				drop_nlink(new);
+			}
+		}
+		if (S_ISDIR(old->i_mode) && old_dir != new_dir) {
+			drop_nlink(old_dir);
+			inc_nlink(new_dir);
+		}
+		err = sffs_op_dent(&op, &nd.key, &new_dentry->d_name, old);
+		if (!err)
+			err = sffs_op_dent(&op, &od.key, &old_dentry->d_name,
+					   NULL);
+		if (!err && new)
+			err = sffs_op_inode(&op, new);
+	}
+	if (!err)
+		err = sffs_op_inode(&op, old);
+	if (!err)
+		err = sffs_op_inode(&op, old_dir);
+	if (!err)
+		err = sffs_op_inode(&op, new_dir);
+	if (!err)
+		err = sffs_op_commit(c, &op, false);
+	if (err) {
+		/* nothing was applied: put the link counts back */
+		set_nlink(old, nlink[0]);
+		if (new)
+			set_nlink(new, nlink[1]);
+		set_nlink(old_dir, nlink[2]);
+		set_nlink(new_dir, nlink[3]);
+	}
+out:
+	mutex_unlock(&c->mutex);
+	sffs_op_free(&op);
+	return err;
+}
+
+static int sffs_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct inode *dir = file_inode(file);
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct sffs_dentry_node *de;
+	char name[SFFS_MAX_NAME_LEN + 1];
+	struct sffs_zref ref;
+	int err = 0;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	de = kmalloc(SFFS_DENTRY_MAX_LEN, GFP_KERNEL);
+	if (!de)
+		return -ENOMEM;
+	for (;;) {
+		struct sffs_ckey key = sffs_key(dir->i_ino, SFFS_KEY_DENTRY,
+						ctx->pos - 2);
+		unsigned int len;
+		u64 ino;
+
+		mutex_lock(&c->mutex);
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (!err && (ref.key.ino != dir->i_ino ||
+			     sffs_key_type(&ref.key) != SFFS_KEY_DENTRY))
+			err = -ENOENT;
+		if (!err && ref.len > SFFS_DENTRY_MAX_LEN)
+			err = -EUCLEAN;
+		if (!err)
+			err = sffs_io_read_node(&c->io, ref.addr, ref.len, de,
+						SFFS_NODE_DENTRY);
+		mutex_unlock(&c->mutex);
+		if (err)
+			break;
+		len = le16_to_cpu(de->name_len);
+		memcpy(name, de->name, len);
+		ino = le64_to_cpu(de->target);
+		ctx->pos = sffs_key_value(&ref.key) + 2;
+		if (!dir_emit(ctx, name, len, ino, de->type))
+			break;
+		ctx->pos++;
+	}
+	kfree(de);
+	return err == -ENOENT ? 0 : err;
+}
+
+static int sffs_dir_fsync(struct file *file, loff_t start, loff_t end,
+			  int datasync)
+{
+	struct sffs_info *c = SFFS_SB(file_inode(file)->i_sb);
+	int err;
+
+	mutex_lock(&c->mutex);
+	err = sffs_journal_sync(&c->j);
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
+const struct inode_operations sffs_dir_inode_operations = {
+	.lookup		= sffs_lookup,
+	.create		= sffs_create,
+	.link		= sffs_link,
+	.unlink		= sffs_unlink,
+	.symlink	= sffs_symlink,
+	.mkdir		= sffs_mkdir,
+	.rmdir		= sffs_rmdir,
+	.mknod		= sffs_mknod,
+	.rename		= sffs_rename,
+	.setattr	= sffs_setattr,
+};
+
+const struct file_operations sffs_dir_operations = {
+	.llseek		= generic_file_llseek,
+	.read		= generic_read_dir,
+	.iterate_shared	= sffs_readdir,
+	.fsync		= sffs_dir_fsync,
+};

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS inodes: reading them through the index, journaling changes, and
+ * deleting them with everything they own.
+ *
+ * An inode's attributes are one inode node; its data blocks, directory
+ * entries and extended attributes are leaf nodes whose keys start with its
+ * inode number, so deleting an inode is one range removal in the index,
+ * journaled as a single trunc node with SFFS_TRUNC_FL_DELETE.
+ *
+ * An inode node is written whenever the inode changes in a way that
+ * matters (directory operations write it in the same journal operation);
+ * timestamps and sizes written through the page cache reach the flash by
+ * write_inode() at writeback, or at fsync.
+ */
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include <linux/pagemap.h>
+#include "sffs.h"
+
+/**
+ * sffs_space - check that an operation fits on the flash
+ * @c: the file system
+ * @bytes: flash the operation needs
+ * @deleting: the operation frees space: it may use half the reserve
+ *
+ * The reserve is what the next commit may need; part 1 reclaims no space,
+ * so without it a full file system could not even commit its last
+ * changes.  Called with @c->mutex held.
+ *
+ * Return: 0 or -ENOSPC.
+ */
+int sffs_space(struct sffs_info *c, u64 bytes, bool deleting)
+{
+	u64 reserve = sffs_journal_reserve(&c->j);
+
+	if (deleting)
+		reserve /= 2;
+	if (c->j.free < reserve + c->budget + bytes)
+		return -ENOSPC;
+	return 0;
+}
+
+/**
+ * sffs_read_leaf - read the leaf node of a key
+ * @c: the file system, @c->mutex held
+ * @key: the key
+ * @type: node type expected
+ * @buf: at least SFFS_MAX_LEAF_LEN bytes
+ *
+ * Return: 0, -ENOENT, -EIO or -EUCLEAN.
+ */
+int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
+		   void *buf)
+{
+	struct sffs_zref ref;
+	int err;
+
+	err = sffs_index_lookup(&c->j.idx, key, &ref);
+	if (err)
+		return err;
+	if (ref.len > SFFS_MAX_LEAF_LEN)
+		return -EUCLEAN;
+	return sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
+}
+
+static void sffs_set_ops(struct inode *inode)
+{
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFREG:
+		inode->i_op = &sffs_file_inode_operations;
+		inode->i_fop = &sffs_file_operations;
+		inode->i_mapping->a_ops = &sffs_aops;
+		break;
+	case S_IFDIR:
+		inode->i_op = &sffs_dir_inode_operations;
+		inode->i_fop = &sffs_dir_operations;
+		break;
+	case S_IFLNK:
+		inode->i_op = &sffs_symlink_inode_operations;
+		break;
+	default:
+		inode->i_op = &sffs_special_inode_operations;
+		init_special_inode(inode, inode->i_mode, inode->i_rdev);
+		break;
+	}
+}
+
+static void sffs_ts_to_le(struct sffs_timestamp *d, const struct timespec64 *s)
+{
+	d->sec = cpu_to_le64(s->tv_sec);
+	d->nsec = cpu_to_le32(s->tv_nsec);
+	d->reserved = 0;
+}
+
+static struct timespec64 sffs_ts_from_le(const struct sffs_timestamp *s)
+{
+	return (struct timespec64){
+		.tv_sec = le64_to_cpu(s->sec),
+		.tv_nsec = min_t(u32, le32_to_cpu(s->nsec), NSEC_PER_SEC - 1),
+	};
+}
+
+static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in)
+{
+	struct sffs_inode *si = SFFS_I(inode);
+	u16 dlen = le16_to_cpu(in->data_len);
+
+	inode->i_mode = le32_to_cpu(in->mode);
+	i_uid_write(inode, le32_to_cpu(in->uid));
+	i_gid_write(inode, le32_to_cpu(in->gid));
+	set_nlink(inode, le32_to_cpu(in->nlink));
+	inode->i_size = le64_to_cpu(in->size);
+	inode->i_atime = sffs_ts_from_le(&in->atime);
+	inode->i_mtime = sffs_ts_from_le(&in->mtime);
+	inode->i_ctime = sffs_ts_from_le(&in->ctime);
+	inode->i_rdev = new_decode_dev(le32_to_cpu(in->rdev));
+	si->compr = in->compr;
+	si->flags = le32_to_cpu(in->flags);
+
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFREG:
+	case S_IFDIR:
+	case S_IFCHR:
+	case S_IFBLK:
+	case S_IFIFO:
+	case S_IFSOCK:
+		if (dlen || inode->i_size < 0)
+			return -EUCLEAN;
+		break;
+	case S_IFLNK:
+		if (!dlen || inode->i_size != dlen)
+			return -EUCLEAN;
+		inode->i_link = kmemdup_nul(in->data, dlen, GFP_NOFS);
+		if (!inode->i_link)
+			return -ENOMEM;
+		break;
+	default:
+		return -EUCLEAN;
+	}
+	inode->i_blocks = DIV_ROUND_UP_ULL(inode->i_size, 512);
+	sffs_set_ops(inode);
+	return 0;
+}
+
+/**
+ * sffs_iget - get an inode, reading it from flash if it is not cached
+ * @sb: the super block
+ * @ino: inode number
+ *
+ * Return: the inode or an ERR_PTR().
+ */
+struct inode *sffs_iget(struct super_block *sb, u64 ino)
+{
+	struct sffs_info *c = SFFS_SB(sb);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct inode *inode;
+	int err;
+
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
+
+	mutex_lock(&c->mutex);
+	err = sffs_read_leaf(c, &key, SFFS_NODE_INODE, c->rbuf);
+	if (!err)
+		err = sffs_fill_inode(inode, c->rbuf);
+	mutex_unlock(&c->mutex);
+	if (err) {
+		if (err == -ENOENT || err == -EUCLEAN)
+			pr_err("sffs: %s: inode %llu: %s\n", c->io.mtd->name, ino,
+			       err == -ENOENT ? "not in the index" : "corrupt");
+		iget_failed(inode);
+		return ERR_PTR(err == -ENOENT ? -EUCLEAN : err);
+	}
+	unlock_new_inode(inode);
+	return inode;
+}
+
+/**
+ * sffs_new_inode - a new inode in a directory, not yet on flash
+ * @dir: the directory
+ * @mode: type and permissions
+ *
+ * The caller journals its inode node with the directory entry.
+ *
+ * Return: the inode or an ERR_PTR().
+ */
+struct inode *sffs_new_inode(struct inode *dir, umode_t mode)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct inode *inode;
+
+	inode = new_inode(dir->i_sb);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	inode_init_owner(&init_user_ns, inode, dir, mode);
+	inode->i_mtime = current_time(inode);
+	inode->i_atime = inode->i_mtime;
+	inode->i_ctime = inode->i_mtime;
+	SFFS_I(inode)->compr = S_ISREG(mode) ? SFFS_I(dir)->compr : 0;
+	if (!SFFS_I(inode)->compr || !c->tfm[SFFS_I(inode)->compr])
+		SFFS_I(inode)->compr = c->compr;
+	mutex_lock(&c->mutex);
+	inode->i_ino = c->j.next_ino++;
+	mutex_unlock(&c->mutex);
+	return inode;
+}
+
+/* Finish a new inode once its nodes are on flash */
+void sffs_new_inode_done(struct inode *inode)
+{
+	sffs_set_ops(inode);
+	insert_inode_hash(inode);
+}
+
+/**
+ * sffs_inode_node - build the inode node of an inode
+ * @inode: the inode
+ * @wn: the node to journal; @wn->buf is allocated here, kfree() it
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
+{
+	u16 dlen = S_ISLNK(inode->i_mode) ? inode->i_size : 0;
+	struct sffs_inode_node *in;
+	struct sffs_ckey key = sffs_key(inode->i_ino, SFFS_KEY_INODE, 0);
+
+	in = kzalloc(sizeof(*in) + dlen, GFP_NOFS);
+	if (!in)
+		return -ENOMEM;
+	sffs_key_to_le(&in->key, &key);
+	in->size = cpu_to_le64(inode->i_size);
+	sffs_ts_to_le(&in->atime, &inode->i_atime);
+	sffs_ts_to_le(&in->mtime, &inode->i_mtime);
+	sffs_ts_to_le(&in->ctime, &inode->i_ctime);
+	in->uid = cpu_to_le32(i_uid_read(inode));
+	in->gid = cpu_to_le32(i_gid_read(inode));
+	in->mode = cpu_to_le32(inode->i_mode);
+	in->nlink = cpu_to_le32(inode->i_nlink);
+	in->flags = cpu_to_le32(SFFS_I(inode)->flags);
+	in->rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
+	in->data_len = cpu_to_le16(dlen);
+	in->compr = SFFS_I(inode)->compr;
+	if (dlen)
+		memcpy(in->data, inode->i_link, dlen);
+	*wn = (struct sffs_wnode){
+		.buf = in, .len = sizeof(*in) + dlen, .type = SFFS_NODE_INODE,
+	};
+	return 0;
+}
+
+/* Journal the inode node of @inode on its own */
+int sffs_write_inode_now(struct inode *inode)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	struct sffs_wnode wn;
+	int err;
+
+	err = sffs_inode_node(inode, &wn);
+	if (err)
+		return err;
+	mutex_lock(&c->mutex);
+	err = sffs_space(c, wn.len, true);
+	if (!err)
+		err = sffs_journal_write(&c->j, &wn, 1);
+	mutex_unlock(&c->mutex);
+	kfree(wn.buf);
+	return err;
+}
+
+int sffs_write_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	return sffs_write_inode_now(inode);
+}
+
+void sffs_evict_inode(struct inode *inode)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	struct sffs_trunc_node tn = {};
+	struct sffs_wnode wn = {
+		.buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC,
+		.flags = SFFS_TRUNC_FL_DELETE,
+	};
+	int err;
+
+	truncate_inode_pages_final(&inode->i_data);
+	if (!inode->i_nlink && !is_bad_inode(inode) &&
+	    !sb_rdonly(inode->i_sb)) {
+		tn.ino = cpu_to_le64(inode->i_ino);
+		tn.old_size = cpu_to_le64(inode->i_size);
+		mutex_lock(&c->mutex);
+		err = sffs_journal_write(&c->j, &wn, 1);
+		mutex_unlock(&c->mutex);
+		if (err)
+			pr_err("sffs: %s: cannot delete inode %lu: %d\n",
+			       c->io.mtd->name, inode->i_ino, err);
+	}
+	clear_inode(inode);
+}
+
+/* Journal a new size; the index drops the blocks past it */
+static int sffs_truncate(struct inode *inode, loff_t size)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	struct sffs_trunc_node tn = {};
+	struct sffs_wnode wn[2] = {
+		{ .buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC },
+	};
+	loff_t old = inode->i_size;
+	int err;
+
+	if (size > old) {
+		/* the old last block may hold bytes past the old size */
+		err = sffs_truncate_block(inode, old);
+		if (err)
+			return err;
+	}
+	truncate_setsize(inode, size);
+	inode->i_mtime = current_time(inode);
+	inode->i_ctime = inode->i_mtime;
+	inode->i_blocks = DIV_ROUND_UP_ULL(size, 512);
+	err = sffs_inode_node(inode, &wn[1]);
+	if (err)
+		return err;
+	tn.ino = cpu_to_le64(inode->i_ino);
+	tn.old_size = cpu_to_le64(old);
+	tn.new_size = cpu_to_le64(size);
+	mutex_lock(&c->mutex);
+	err = sffs_space(c, wn[0].len + wn[1].len, true);
+	if (!err)
+		err = sffs_journal_write(&c->j, wn, 2);
+	mutex_unlock(&c->mutex);
+	kfree(wn[1].buf);
+	if (!err && size < old)
+		err = sffs_truncate_block(inode, size);
+	return err;
+}
+
+int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+		 struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = setattr_prepare(&init_user_ns, dentry, attr);
+	if (err)
+		return err;
+	if (attr->ia_valid & ATTR_SIZE && attr->ia_size != inode->i_size) {
+		if (!S_ISREG(inode->i_mode))
+			return -EINVAL;
+		err = sffs_truncate(inode, attr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(&init_user_ns, inode, attr);
+	return sffs_write_inode_now(inode);
+}
+
+static int sffs_getattr(struct user_namespace *mnt_userns,
+			const struct path *path, struct kstat *stat,
+			u32 request_mask, unsigned int flags)
+{
+	generic_fillattr(&init_user_ns, d_inode(path->dentry), stat);
+	return 0;
+}
+
+const struct inode_operations sffs_file_inode_operations = {
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};
+
+const struct inode_operations sffs_symlink_inode_operations = {
+	.get_link	= simple_get_link,
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};
+
+const struct inode_operations sffs_special_inode_operations = {
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS flash I/O.
+ *
+ * The layer between nodes and the MTD device.  It owns three things:
+ *
+ * The write buffer.  Nodes are appended to it and it goes to the flash in
+ * whole units (a NAND page, or 8 bytes on NOR), so that no page is ever
+ * programmed twice and pages of a block are programmed in order, as NAND
+ * requires.  When it must go out part-full (fsync, commit), the rest of the
+ * unit is filled with a pad node.  Reads of nodes still in the buffer are
+ * served from it.
+ *
+ * Bad blocks.  The MTD layer knows them (mtd_block_isbad()); SFFS never
+ * writes or erases one.
+ *
+ * The anchor.  The first four good blocks among the first sixteen form
+ * two slots of two blocks.  Each commit appends a checkpoint unit to the
+ * current slot; a full slot makes the next commit erase the other slot
+ * and continue there, so the newest checkpoint always exists at least
+ * once while the other slot is erased.  Units of a slot are programmed in
+ * order, so the programmed ones form a prefix, and sffs_anchor_find()
+ * finds its end by binary search: a mount reads O(log(units)) units
+ * whatever the size of the flash.
+ *
+ * Locking: none; the journal layer above serialises all writes, and reads
+ * that may touch the write buffer.
+ */
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "io.h"
+
+#define SFFS_WBUF_MAX	(32 * 1024)
+
+bool sffs_io_is_bad(struct sffs_io *io, u32 eb)
+{
+	if (!mtd_can_have_bb(io->mtd))
+		return false;
+	return mtd_block_isbad(io->mtd, sffs_eb_addr(io, eb)) > 0;
+}
+
+bool sffs_io_is_anchor(const struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+		if (io->anchor_eb[i] == eb)
+			return true;
+	return false;
+}
+
+/**
+ * sffs_io_init - check the geometry of an MTD device and set up I/O on it
+ * @io: I/O state to fill
+ * @mtd: the device
+ * @ro: mount read-only
+ *
+ * Return: 0, -EINVAL for a device SFFS cannot use, or -ENOMEM.
+ */
+int sffs_io_init(struct sffs_io *io, struct mtd_info *mtd, bool ro)
+{
+	unsigned int n = 0;
+	u32 eb;
+
+	memset(io, 0, sizeof(*io));
+	io->mtd = mtd;
+	io->cut = -1;
+	io->ro = ro || !(mtd->flags & MTD_WRITEABLE);
+	io->erase_size = mtd->erasesize;
+	io->write_size = mtd->writesize;
+	io->unit = max_t(u32, io->write_size, SFFS_NODE_ALIGN);
+	io->cp_unit = SFFS_CP_UNIT(io->write_size);
+	if (!is_power_of_2(io->erase_size) || !is_power_of_2(io->unit) ||
+	    io->unit > 16384 || io->erase_size < 16 * io->cp_unit ||
+	    io->erase_size < 4 * SFFS_BLOCK_SIZE) {
+		pr_err("sffs: %s: unsupported geometry: erase size %u, write size %u\n",
+		       mtd->name, io->erase_size, io->write_size);
+		return -EINVAL;
+	}
+	io->eb_count = div_u64(mtd->size, io->erase_size);
+	for (eb = 0; eb < SFFS_ANCHOR_SEARCH && eb < io->eb_count &&
+	     n < SFFS_ANCHOR_BLOCKS; eb++)
+		if (!sffs_io_is_bad(io, eb))
+			io->anchor_eb[n++] = eb;
+	if (n < SFFS_ANCHOR_BLOCKS || io->eb_count < SFFS_ANCHOR_SEARCH) {
+		pr_err("sffs: %s: too small, or too many bad blocks at its start\n",
+		       mtd->name);
+		return -EINVAL;
+	}
+	io->wbuf_size = max_t(u32, io->unit,
+			      min_t(u32, io->erase_size, SFFS_WBUF_MAX));
+	io->wbuf = kvmalloc(io->wbuf_size, GFP_KERNEL);
+	if (!io->wbuf)
+		return -ENOMEM;
+	return 0;
+}
+
+void sffs_io_destroy(struct sffs_io *io)
+{
+	kvfree(io->wbuf);
+	io->wbuf = NULL;
+}
+
+static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
+{
+	size_t got;
+	int err;
+
+	err = mtd_read(io->mtd, addr, len, &got, buf);
+	/* A corrected bitflip is a good read; scrubbing it is part 2's job */
+	if (err && !mtd_is_bitflip(err)) {
+		pr_err("sffs: %s: read of %zu bytes at %llu failed: %d\n",
+		       io->mtd->name, len, addr, err);
+		return -EIO;
+	}
+	return got == len ? 0 : -EIO;
+}
+
+/**
+ * sffs_io_read - read from the flash, or from the write buffer
+ * @io: I/O state
+ * @addr: flash address
+ * @buf: destination
+ * @len: bytes
+ *
+ * Return: 0 or -EIO.
+ */
+int sffs_io_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
+{
+	u64 wb_start = io->wbuf_addr, wb_end = wb_start + io->wbuf_used;
+	u64 end = addr + len, from, to;
+	int err;
+
+	if (addr < wb_start || end > wb_end) {
+		err = sffs_mtd_read(io, addr, buf, len);
+		if (err)
+			return err;
+	}
+	from = max(addr, wb_start);
+	to = min(end, wb_end);
+	if (from < to)
+		memcpy(buf + (from - addr), io->wbuf + (from - wb_start),
+		       to - from);
+	return 0;
+}
+
+/**
+ * sffs_io_read_node - read a node and check it
+ * @io: I/O state
+ * @addr: its address
+ * @len: its length, as the index records it
+ * @buf: destination, at least @len bytes
+ * @type: the node type expected, or -1 for any
+ *
+ * Return: 0, -EIO, or -EUCLEAN if the node is not what the index says.
+ */
+int sffs_io_read_node(struct sffs_io *io, u64 addr, u32 len, void *buf,
+		      int type)
+{
+	const struct sffs_node_hdr *hdr = buf;
+	int err;
+
+	err = sffs_io_read(io, addr, buf, len);
+	if (err)
+		return err;
+	err = sffs_node_check(buf, len);
+	if (!err && (le32_to_cpu(hdr->len) != len ||
+		     (type >= 0 && hdr->type != type)))
+		err = -EUCLEAN;
+	if (err) {
+		pr_err("sffs: %s: bad node at %llu (len %u, type %d): %d\n",
+		       io->mtd->name, addr, len, type, err);
+		return -EUCLEAN;
+	}
+	return 0;
+}
+
+/*
+ * Power-cut emulation (debugfs, for tests): once io->cut reaches zero,
+ * writes and erases are dropped while reporting success, as if the power
+ * had gone; the write that brings it to zero is torn, half written.
+ * Return: bytes of a write of @len to really do.
+ */
+static size_t sffs_io_cut(struct sffs_io *io, size_t len)
+{
+	if (likely(io->cut < 0))
+		return len;
+	if (!io->cut)
+		return 0;
+	if (--io->cut)
+		return len;
+	pr_notice("sffs: %s: emulated power cut\n", io->mtd->name);
+	return ALIGN_DOWN(len / 2, io->unit);
+}
+
+int sffs_io_erase(struct sffs_io *io, u32 eb)
+{
+	struct erase_info ei = {
+		.addr = sffs_eb_addr(io, eb),
+		.len = io->erase_size,
+	};
+	int err;
+
+	if (io->ro)
+		return -EROFS;
+	if (sffs_io_cut(io, 1) != 1)
+		return 0;
+	err = mtd_erase(io->mtd, &ei);
+	if (err) {
+		pr_err("sffs: %s: erase of block %u failed: %d\n",
+		       io->mtd->name, eb, err);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
+			  size_t len)
+{
+	size_t done;
+	int err;
+
+	if (io->ro)
+		return -EROFS;
+	done = sffs_io_cut(io, len);
+	if (done != len) {
+		if (!done)
+			return 0;
+		len = done;
+	}
+	err = mtd_write(io->mtd, addr, len, &done, buf);
+	if (err || done != len) {
+		pr_err("sffs: %s: write of %zu bytes at %llu failed: %d\n",
+		       io->mtd->name, len, addr, err);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * sffs_io_set_head - move the write head
+ * @io: I/O state
+ * @addr: erased flash, aligned to the write unit
+ *
+ * The write buffer must be empty (flushed).
+ */
+void sffs_io_set_head(struct sffs_io *io, u64 addr)
+{
+	WARN_ON(io->wbuf_used || addr & (io->unit - 1));
+	io->wbuf_addr = addr;
+	io->wbuf_used = 0;
+	io->head_end = sffs_eb_addr(io, sffs_addr_eb(io, addr) + 1);
+}
+
+/* The write buffer may not reach past the end of the head's erase block */
+static u32 sffs_wbuf_cap(const struct sffs_io *io)
+{
+	return min_t(u64, io->wbuf_size, io->head_end - io->wbuf_addr);
+}
+
+static int sffs_wbuf_write(struct sffs_io *io)
+{
+	int err;
+
+	err = sffs_mtd_write(io, io->wbuf_addr, io->wbuf, io->wbuf_used);
+	if (err)
+		return err;
+	io->wbuf_addr += io->wbuf_used;
+	io->wbuf_used = 0;
+	return 0;
+}
+
+static int sffs_wbuf_put(struct sffs_io *io, const void *src, u32 len)
+{
+	while (len) {
+		u32 n = min(len, sffs_wbuf_cap(io) - io->wbuf_used);
+
+		if (src) {
+			memcpy(io->wbuf + io->wbuf_used, src, n);
+			src += n;
+		} else {
+			memset(io->wbuf + io->wbuf_used, 0xff, n);
+		}
+		io->wbuf_used += n;
+		len -= n;
+		if (io->wbuf_used == sffs_wbuf_cap(io)) {
+			int err = sffs_wbuf_write(io);
+
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * sffs_io_append - append a sealed node at the write head
+ * @io: I/O state
+ * @node: the node
+ * @len: its length
+ * @addr: where it goes
+ *
+ * The node must fit in what is left of the head's erase block
+ * (sffs_io_room()); the journal moves the head to a new block when not.
+ *
+ * Return: 0, -EROFS, -ENOSPC if the node does not fit, or -EIO.
+ */
+int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr)
+{
+	u32 alen = ALIGN(len, SFFS_NODE_ALIGN);
+	int err;
+
+	if (io->ro)
+		return -EROFS;
+	if (alen > sffs_io_room(io))
+		return -ENOSPC;
+	*addr = sffs_io_head(io);
+	err = sffs_wbuf_put(io, node, len);
+	if (!err && alen != len)
+		err = sffs_wbuf_put(io, NULL, alen - len);
+	return err;
+}
+
+/**
+ * sffs_io_flush - write out the write buffer, padding its last unit
+ * @io: I/O state
+ *
+ * Return: 0 or -EIO.
+ */
+int sffs_io_flush(struct sffs_io *io)
+{
+	u32 rem = io->wbuf_used & (io->unit - 1);
+
+	if (!io->wbuf_used)
+		return 0;
+	if (rem) {
+		void *pad = io->wbuf + io->wbuf_used;
+
+		rem = io->unit - rem;
+		memset(pad, 0xff, rem);
+		if (rem >= sizeof(struct sffs_node_hdr))
+			sffs_node_seal(pad, SFFS_NODE_PAD, rem, 0, 0);
+		io->wbuf_used += rem;
+		io->pad += rem;
+	}
+	return sffs_wbuf_write(io);
+}
+
+static u32 sffs_slot_units(const struct sffs_io *io)
+{
+	return 2 * (io->erase_size / io->cp_unit);
+}
+
+static u64 sffs_unit_addr(const struct sffs_io *io, unsigned int slot, u32 n)
+{
+	u32 upb = io->erase_size / io->cp_unit;
+	u32 eb = io->anchor_eb[2 * slot + n / upb];
+
+	return sffs_eb_addr(io, eb) + (u64)(n % upb) * io->cp_unit;
+}
+
+static int sffs_unit_programmed(struct sffs_io *io, unsigned int slot, u32 n)
+{
+	__le32 magic;
+	int err;
+
+	io->units_read++;
+	err = sffs_mtd_read(io, sffs_unit_addr(io, slot, n), &magic,
+			    sizeof(magic));
+	if (err)
+		return err;
+	return le32_to_cpu(magic) != 0xffffffff;
+}
+
+/* Number of programmed units of @slot: they form a prefix */
+static int sffs_slot_used(struct sffs_io *io, unsigned int slot, u32 *used)
+{
+	u32 lo = 0, hi = sffs_slot_units(io);
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		int ret = sffs_unit_programmed(io, slot, mid);
+
+		if (ret < 0)
+			return ret;
+		if (ret)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*used = lo;
+	return 0;
+}
+
+static bool sffs_cp_valid(struct sffs_io *io, void *buf)
+{
+	struct sffs_checkpoint_node *cp = buf;
+
+	return !sffs_node_check(buf, io->cp_unit) &&
+	       cp->hdr.type == SFFS_NODE_CHECKPOINT;
+}
+
+/*
+ * The newest valid checkpoint of @slot, at most a few units back from its
+ * end: only the last write of a slot can be torn.
+ */
+static int sffs_slot_newest(struct sffs_io *io, unsigned int slot, void *buf,
+			    u32 *used, u64 *commit)
+{
+	u32 n;
+	int err, tries;
+
+	err = sffs_slot_used(io, slot, used);
+	if (err)
+		return err;
+	for (n = *used, tries = 0; n && tries < 4; n--, tries++) {
+		io->units_read++;
+		err = sffs_mtd_read(io, sffs_unit_addr(io, slot, n - 1), buf,
+				    io->cp_unit);
+		if (err)
+			return err;
+		if (sffs_cp_valid(io, buf)) {
+			*commit = le64_to_cpu(((struct sffs_checkpoint_node *)
+					       buf)->commit);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/**
+ * sffs_anchor_find - find the newest checkpoint
+ * @io: I/O state
+ * @cp: the checkpoint found
+ *
+ * Return: 0, -EINVAL if there is no SFFS on the device, -EIO, -ENOMEM.
+ */
+int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
+{
+	u64 commit[2] = { 0, 0 };
+	u32 used[2] = { 0, 0 };
+	void *buf[2];
+	int err[2], best;
+	unsigned int s;
+
+	buf[0] = kvmalloc(io->cp_unit, GFP_KERNEL);
+	buf[1] = kvmalloc(io->cp_unit, GFP_KERNEL);
+	if (!buf[0] || !buf[1]) {
+		err[0] = -ENOMEM;
+		goto out;
+	}
+	io->units_read = 0;
+	for (s = 0; s < 2; s++) {
+		err[s] = sffs_slot_newest(io, s, buf[s], &used[s], &commit[s]);
+		if (err[s] && err[s] != -ENOENT)
+			goto out_err;
+	}
+	if (err[0] && err[1]) {
+		err[0] = -EINVAL;
+		goto out;
+	}
+	best = err[0] ? 1 : err[1] ? 0 : commit[1] > commit[0];
+	memcpy(cp, buf[best], sizeof(*cp));
+	io->cp_slot = best;
+	io->cp_next = used[best];
+	err[0] = 0;
+	goto out;
+out_err:
+	err[0] = err[s];
+out:
+	kvfree(buf[0]);
+	kvfree(buf[1]);
+	return err[0];
+}
+
+/**
+ * sffs_anchor_write - write a checkpoint to the anchor
+ * @io: I/O state
+ * @cp: the sealed checkpoint
+ *
+ * Return: 0, -EROFS, -EIO or -ENOMEM.
+ */
+int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
+{
+	void *buf;
+	int err;
+
+	if (io->ro)
+		return -EROFS;
+	if (io->cp_next >= sffs_slot_units(io)) {
+		unsigned int other = !io->cp_slot;
+
+		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
+		if (!err)
+			err = sffs_io_erase(io, io->anchor_eb[2 * other + 1]);
+		if (err)
+			return err;
+		io->cp_slot = other;
+		io->cp_next = 0;
+	}
+	buf = kvmalloc(io->cp_unit, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	memset(buf, 0xff, io->cp_unit);
+	memcpy(buf, cp, sizeof(*cp));
+	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
+			     buf, io->cp_unit);
+	kvfree(buf);
+	/* A failed write may have programmed the unit: never reuse it */
+	io->cp_next++;
+	return err;
+}

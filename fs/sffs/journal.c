@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS journal and commit.
+ *
+ * Every change of the file system is an *operation*: one or more nodes
+ * (a create is an inode, a directory entry and the parent's inode) that
+ * are appended together to the journal and then applied to the index.
+ * All nodes of an operation but the last carry SFFS_NODE_FL_CONT, and an
+ * operation never straddles two erase blocks, so replay can apply whole
+ * operations only.
+ *
+ * The journal is a list of erase blocks, named in the checkpoint of the
+ * last commit and written in order from the checkpoint's jhead.  When the
+ * list runs out, or the dirty part of the index grows past a bound, the
+ * journal commits: the dirty index nodes are written after the journal
+ * data, the write buffer is flushed, and a checkpoint naming the new index
+ * root and the next list of journal blocks goes to the anchor.  Replay at
+ * mount therefore reads at most the journal size, whatever the flash size.
+ *
+ * Space, in part 1, is handed out in erase block order and never
+ * reclaimed: @alloc_eb only grows.  Garbage collection (part 2) reuses
+ * blocks whose nodes are obsolete; the accounting of live (@used), dead
+ * (@dirty) and never written (@free) bytes it needs is kept here already.
+ *
+ * Locking: the caller holds the file system's mutex for every call.
+ */
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include "journal.h"
+
+/* Commit once this many znodes are dirty: bounds the RAM they pin */
+#define SFFS_MAX_DIRTY_ZNODES	256
+/*
+ * Clean znodes cached beyond the dirty ones.  With the root and the paths
+ * in use that is all the RAM the index takes: it does not grow with the
+ * flash or with what is on it.
+ */
+#define SFFS_INDEX_CACHE	64
+
+static void sffs_account_dead(struct sffs_journal *j, u64 bytes)
+{
+	j->free -= min(j->free, bytes);
+	j->dirty += bytes;
+}
+
+static int sffs_flush(struct sffs_journal *j)
+{
+	u64 head = sffs_io_head(j->io);
+	int err;
+
+	err = sffs_io_flush(j->io);
+	sffs_account_dead(j, sffs_io_head(j->io) - head);
+	return err;
+}
+
+/* The next erase block nobody has written to since mkfs */
+static int sffs_alloc_eb(struct sffs_journal *j, u32 *eb)
+{
+	while (j->alloc_eb < j->io->eb_count) {
+		u32 n = j->alloc_eb++;
+
+		if (!sffs_io_is_anchor(j->io, n) && !sffs_io_is_bad(j->io, n)) {
+			*eb = n;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/*
+ * Leave the head's erase block for the next one of the journal list or,
+ * while committing, for a newly allocated one.  -EAGAIN asks for a commit.
+ */
+static int sffs_next_block(struct sffs_journal *j)
+{
+	u32 eb;
+	int err;
+
+	err = sffs_flush(j);
+	if (err)
+		return err;
+	if (j->jcur + 1 < j->jcnt) {
+		eb = j->jeb[++j->jcur];
+	} else if (j->in_commit) {
+		err = sffs_alloc_eb(j, &eb);
+		if (err)
+			return err;
+	} else {
+		return -EAGAIN;
+	}
+	sffs_account_dead(j, sffs_io_room(j->io));
+	sffs_io_set_head(j->io, sffs_eb_addr(j->io, eb));
+	return 0;
+}
+
+static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
+		       unsigned int type, unsigned int flags, u64 *addr)
+{
+	int err;
+
+	sffs_node_seal(buf, type, len, ++j->sqnum, flags);
+	err = sffs_io_append(j->io, buf, len, addr);
+	if (err)
+		return err;
+	j->free -= min_t(u64, j->free, ALIGN(len, SFFS_NODE_ALIGN));
+	j->used += ALIGN(len, SFFS_NODE_ALIGN);
+	return 0;
+}
+
+static int sffs_index_read(void *priv, u64 addr, u32 len, void *buf)
+{
+	struct sffs_journal *j = priv;
+
+	return sffs_io_read_node(j->io, addr, len, buf, SFFS_NODE_INDEX);
+}
+
+static int sffs_index_write(void *priv, void *buf, u32 len, u64 *addr)
+{
+	struct sffs_journal *j = priv;
+	int err;
+
+	if (ALIGN(len, SFFS_NODE_ALIGN) > sffs_io_room(j->io)) {
+		err = sffs_next_block(j);
+		if (err)
+			return err;
+	}
+	return sffs_append(j, buf, len, SFFS_NODE_INDEX, 0, addr);
+}
+
+static void sffs_index_obsolete(void *priv, u64 addr, u32 len)
+{
+	struct sffs_journal *j = priv;
+	u64 bytes = ALIGN(len, SFFS_NODE_ALIGN);
+
+	j->used -= min(j->used, bytes);
+	j->dirty += bytes;
+}
+
+static const struct sffs_index_ops sffs_index_ops = {
+	.read = sffs_index_read,
+	.write = sffs_index_write,
+	.obsolete = sffs_index_obsolete,
+};
+
+/**
+ * sffs_journal_apply - apply a journaled node to the index
+ * @j: the journal
+ * @node: the node, checked
+ * @addr: where it is on flash
+ *
+ * Used both when an operation is written and when replay finds it, so
+ * that the two can never disagree on what a node means.
+ *
+ * Return: 0 or an error of the index.
+ */
+int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
+{
+	const struct sffs_node_hdr *hdr = node;
+	u32 len = le32_to_cpu(hdr->len);
+	struct sffs_zref ref = { .addr = addr, .len = len };
+	struct sffs_ckey from, to;
+	int err;
+
+	switch (hdr->type) {
+	case SFFS_NODE_INODE:
+	case SFFS_NODE_DATA:
+		sffs_node_key(node, &ref.key);
+		return sffs_index_insert(&j->idx, &ref);
+	case SFFS_NODE_DENTRY:
+		sffs_node_key(node, &ref.key);
+		if (((const struct sffs_dentry_node *)node)->target)
+			return sffs_index_insert(&j->idx, &ref);
+		break;
+	case SFFS_NODE_XATTR:
+		sffs_node_key(node, &ref.key);
+		if (!(hdr->flags & SFFS_XATTR_FL_DELETE))
+			return sffs_index_insert(&j->idx, &ref);
+		break;
+	case SFFS_NODE_TRUNC: {
+		const struct sffs_trunc_node *tn = node;
+		u64 ino = le64_to_cpu(tn->ino);
+		u64 size = le64_to_cpu(tn->new_size);
+
+		if (hdr->flags & SFFS_TRUNC_FL_DELETE) {
+			from = sffs_key(ino, SFFS_KEY_INODE, 0);
+			to = sffs_key(ino + 1, SFFS_KEY_INODE, 0);
+		} else {
+			from = sffs_key(ino, SFFS_KEY_DATA,
+					DIV_ROUND_UP_ULL(size, SFFS_BLOCK_SIZE));
+			to = sffs_key(ino, SFFS_KEY_DENTRY, 0);
+		}
+		err = sffs_index_remove_range(&j->idx, &from, &to);
+		if (err < 0)
+			return err;
+		sffs_index_obsolete(j, addr, len);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+	/* A deletion: the key goes, and the deleting node is dead at once */
+	err = sffs_index_remove(&j->idx, &ref.key);
+	sffs_index_obsolete(j, addr, len);
+	return err == -ENOENT ? 0 : err;
+}
+
+/**
+ * sffs_journal_write - journal an operation and apply it to the index
+ * @j: the journal
+ * @wn: its nodes, in order
+ * @n: how many
+ *
+ * Return: 0, -EROFS, -ENOSPC, -EIO, or -ENOMEM.
+ */
+int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
+{
+	u32 total = 0;
+	int i, err;
+
+	for (i = 0; i < n; i++)
+		total += ALIGN(wn[i].len, SFFS_NODE_ALIGN);
+	if (WARN_ON(n > SFFS_MAX_GROUP || total > j->io->erase_size / 2))
+		return -EINVAL;
+	while (total > sffs_io_room(j->io)) {
+		err = sffs_next_block(j);
+		if (err == -EAGAIN)
+			err = sffs_journal_commit(j);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < n; i++) {
+		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
+				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
+				  &wn[i].addr);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < n; i++) {
+		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
+		if (err)
+			return err;
+	}
+	if (j->idx.nr_dirty > j->max_dirty)
+		return sffs_journal_commit(j);
+	return 0;
+}
+
+/* Make everything journaled so far survive a power cut */
+int sffs_journal_sync(struct sffs_journal *j)
+{
+	if (j->io->ro)
+		return 0;
+	return sffs_flush(j);
+}
+
+/**
+ * sffs_journal_restart - go on after a replay that found nodes
+ * @j: the journal
+ * @last: index in the journal list of the last block replay used
+ *
+ * Writing resumes in a fresh erase block, never next to a page a power
+ * cut may have left half programmed, and a commit records what replay
+ * applied.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_restart(struct sffs_journal *j, unsigned int last)
+{
+	u32 eb;
+	int err;
+
+	j->jcur = last;
+	if (last + 1 < j->jcnt) {
+		eb = j->jeb[++j->jcur];
+	} else {
+		err = sffs_alloc_eb(j, &eb);
+		if (err)
+			return err;
+	}
+	sffs_io_set_head(j->io, sffs_eb_addr(j->io, eb));
+	return sffs_journal_commit(j);
+}
+
+/* Blocks the journal may use after this commit: the head's, then more */
+static int sffs_journal_relist(struct sffs_journal *j)
+{
+	unsigned int i, n = 0;
+	u32 jeb[SFFS_MAX_JOURNAL_BLOCKS];
+
+	/* A head block too full to be worth listing is left now */
+	if (sffs_io_room(j->io) < j->io->erase_size / 8) {
+		int err = sffs_next_block(j);
+
+		if (err)
+			return err;
+	}
+	jeb[n++] = sffs_addr_eb(j->io, sffs_io_head(j->io));
+	for (i = j->jcur + 1; i < j->jcnt && n < j->jmax; i++)
+		if (j->jeb[i] != jeb[0])
+			jeb[n++] = j->jeb[i];
+	while (n < j->jmax && !sffs_alloc_eb(j, &jeb[n]))
+		n++;
+	memcpy(j->jeb, jeb, n * sizeof(jeb[0]));
+	j->jcnt = n;
+	j->jcur = 0;
+	return 0;
+}
+
+/**
+ * sffs_journal_commit - write the dirty index and a checkpoint
+ * @j: the journal
+ *
+ * Return: 0, or a negative error; after an error the file system must
+ * turn read-only, the last checkpoint still being the valid one.
+ */
+int sffs_journal_commit(struct sffs_journal *j)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	u64 root;
+	u32 len;
+	int err;
+
+	if (j->io->ro)
+		return -EROFS;
+	j->in_commit = true;
+	err = sffs_index_commit(&j->idx, &root, &len);
+	if (!err)
+		err = sffs_flush(j);
+	if (!err)
+		err = sffs_journal_relist(j);
+	j->in_commit = false;
+	if (err)
+		return err;
+
+	cp->commit = cpu_to_le64(++j->commit);
+	cp->max_sqnum = cpu_to_le64(++j->sqnum);
+	cp->next_ino = cpu_to_le64(j->next_ino);
+	cp->index_root = cpu_to_le64(root);
+	cp->index_root_len = cpu_to_le32(len);
+	cp->index_height = cpu_to_le16(j->idx.height);
+	cp->journal_cnt = cpu_to_le16(j->jcnt);
+	cp->jhead = cpu_to_le64(sffs_io_head(j->io));
+	cp->alloc_eb = cpu_to_le32(j->alloc_eb);
+	cp->free_bytes = cpu_to_le64(j->free);
+	cp->dirty_bytes = cpu_to_le64(j->dirty);
+	cp->used_bytes = cpu_to_le64(j->used);
+	memset(cp->journal_eb, 0xff, sizeof(cp->journal_eb));
+	for (len = 0; len < j->jcnt; len++)
+		cp->journal_eb[len] = cpu_to_le32(j->jeb[len]);
+	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
+	err = sffs_anchor_write(j->io, cp);
+	if (!err)
+		j->commits++;
+	return err;
+}
+
+/*
+ * Space a commit may need, which ordinary operations must leave: as many
+ * index nodes as may be dirty before a commit is forced, those a few more
+ * splits can add, plus the tail of a block left when an index node does
+ * not fit.  A constant for a given tree height, so that statfs does not
+ * swing with the dirty set.
+ */
+u64 sffs_journal_reserve(const struct sffs_journal *j)
+{
+	u64 nodes = j->max_dirty + 4 * (j->idx.height + 1) + 8;
+
+	return nodes * ALIGN(sffs_index_node_size(j->idx.fanout),
+			     SFFS_NODE_ALIGN) + 2ULL * j->io->erase_size;
+}
+
+static int sffs_check_cp(struct sffs_journal *j)
+{
+	const struct sffs_checkpoint_node *cp = &j->cp;
+	struct sffs_io *io = j->io;
+	unsigned int i, cnt = le16_to_cpu(cp->journal_cnt);
+	u64 jhead = le64_to_cpu(cp->jhead);
+
+	if (le16_to_cpu(cp->version) != SFFS_FORMAT_VERSION) {
+		pr_err("sffs: format version %u, this kernel reads %u\n",
+		       le16_to_cpu(cp->version), SFFS_FORMAT_VERSION);
+		return -EINVAL;
+	}
+	if (le32_to_cpu(cp->feat_incompat) & ~SFFS_FEAT_INCOMPAT_SUPP) {
+		pr_err("sffs: unsupported incompatible features %#x\n",
+		       le32_to_cpu(cp->feat_incompat));
+		return -EINVAL;
+	}
+	if (le32_to_cpu(cp->feat_ro_compat) & ~SFFS_FEAT_RO_COMPAT_SUPP &&
+	    !io->ro) {
+		pr_err("sffs: features %#x allow only read-only mounts\n",
+		       le32_to_cpu(cp->feat_ro_compat));
+		return -EROFS;
+	}
+	if (le32_to_cpu(cp->erase_size) != io->erase_size ||
+	    le32_to_cpu(cp->write_size) != io->write_size ||
+	    le32_to_cpu(cp->eb_count) > io->eb_count) {
+		pr_err("sffs: made for erase size %u, write size %u, %u blocks; the device has %u, %u, %u\n",
+		       le32_to_cpu(cp->erase_size), le32_to_cpu(cp->write_size),
+		       le32_to_cpu(cp->eb_count), io->erase_size,
+		       io->write_size, io->eb_count);
+		return -EINVAL;
+	}
+	for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+		if (le32_to_cpu(cp->anchor_eb[i]) != io->anchor_eb[i])
+			goto bad;
+	if (!cnt || cnt > SFFS_MAX_JOURNAL_BLOCKS ||
+	    le32_to_cpu(cp->alloc_eb) > io->eb_count ||
+	    le16_to_cpu(cp->fanout) < SFFS_MIN_FANOUT ||
+	    le16_to_cpu(cp->fanout) > SFFS_MAX_FANOUT ||
+	    jhead & (io->unit - 1) ||
+	    sffs_addr_eb(io, jhead) != le32_to_cpu(cp->journal_eb[0]))
+		goto bad;
+	for (i = 0; i < cnt; i++) {
+		u32 eb = le32_to_cpu(cp->journal_eb[i]);
+
+		if (eb >= io->eb_count || sffs_io_is_anchor(io, eb))
+			goto bad;
+	}
+	return 0;
+bad:
+	pr_err("sffs: checkpoint %llu is inconsistent\n",
+	       le64_to_cpu(cp->commit));
+	return -EUCLEAN;
+}
+
+/**
+ * sffs_journal_mount - find the last commit, load the index, replay
+ * @j: the journal
+ * @io: flash I/O, set up
+ * @jmax: journal size in erase blocks for the commits to come
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
+		       unsigned int jmax)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	unsigned int i;
+	int err;
+
+	memset(j, 0, sizeof(*j));
+	j->io = io;
+	j->jmax = clamp(jmax, 2U, (unsigned int)SFFS_MAX_JOURNAL_BLOCKS);
+	j->max_dirty = SFFS_MAX_DIRTY_ZNODES;
+	err = sffs_anchor_find(io, cp);
+	if (err) {
+		if (err == -EINVAL)
+			pr_err("sffs: %s: no SFFS checkpoint found\n",
+			       io->mtd->name);
+		return err;
+	}
+	err = sffs_check_cp(j);
+	if (err)
+		return err;
+	j->commit = le64_to_cpu(cp->commit);
+	j->sqnum = le64_to_cpu(cp->max_sqnum);
+	j->next_ino = le64_to_cpu(cp->next_ino);
+	j->jcnt = le16_to_cpu(cp->journal_cnt);
+	for (i = 0; i < j->jcnt; i++)
+		j->jeb[i] = le32_to_cpu(cp->journal_eb[i]);
+	j->alloc_eb = le32_to_cpu(cp->alloc_eb);
+	j->free = le64_to_cpu(cp->free_bytes);
+	j->dirty = le64_to_cpu(cp->dirty_bytes);
+	j->used = le64_to_cpu(cp->used_bytes);
+
+	err = sffs_index_init(&j->idx, &sffs_index_ops, j,
+			      le16_to_cpu(cp->fanout));
+	if (err)
+		return err;
+	j->idx.max_clean = SFFS_INDEX_CACHE;
+	err = sffs_index_load(&j->idx, le64_to_cpu(cp->index_root),
+			      le32_to_cpu(cp->index_root_len),
+			      le16_to_cpu(cp->index_height));
+	if (!err)
+		err = sffs_journal_replay(j);
+	if (err)
+		sffs_index_destroy(&j->idx);
+	return err;
+}
+
+void sffs_journal_unmount(struct sffs_journal *j)
+{
+	sffs_index_destroy(&j->idx);
+}

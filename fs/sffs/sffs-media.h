@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * SFFS on-flash format, version 1.
+ *
+ * Everything SFFS writes to flash is a node: a 32-byte header followed by a
+ * payload.  All fields are little endian.  A flash *address* is a 64-bit
+ * byte offset on the MTD device; nodes start at 8-byte aligned addresses
+ * and never cross an erase block boundary.
+ *
+ * This header is shared with the user-space tools in tools/sffs/, so it
+ * uses only <linux/types.h> types.  It is the single source of truth for
+ * the format, described field by field in
+ * Documentation/filesystems/sffs.rst.  Every structure has a static_assert
+ * on its size; a change here is a format change and needs a feature flag.
+ */
+#ifndef __SFFS_MEDIA_H__
+#define __SFFS_MEDIA_H__
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/types.h>
+#else
+/* user space (tools/sffs) defines __packed and static_assert itself */
+#include <linux/types.h>
+#endif
+
+#define SFFS_NODE_MAGIC		0x53464653	/* "SFFS" read as LE bytes */
+#define SFFS_FORMAT_VERSION	1
+
+/* Checksums: crc32c (Castagnoli), seed 0xffffffff, no final inversion */
+#define SFFS_CRC_SEED		0xffffffffU
+
+#define SFFS_NODE_ALIGN		8
+#define SFFS_BLOCK_SHIFT	12		/* file data block: 4 KiB */
+#define SFFS_BLOCK_SIZE		4096U		/* 1 << SFFS_BLOCK_SHIFT */
+#define SFFS_MAX_NAME_LEN	255
+#define SFFS_MAX_SYMLINK_LEN	(SFFS_BLOCK_SIZE - 256)
+#define SFFS_MAX_XATTR_NAME	255
+#define SFFS_MAX_XATTR_VALUE	(SFFS_BLOCK_SIZE - 512)
+
+/*
+ * The anchor: the first SFFS_ANCHOR_BLOCKS good erase blocks among the
+ * first SFFS_ANCHOR_SEARCH form two slots of two blocks each.  A slot is
+ * a sequence of checkpoint units written in order; the unit size is
+ * SFFS_CP_UNIT(write_size), derived from the MTD geometry alone so that
+ * mount can find the newest checkpoint by binary search before it has
+ * read anything.
+ */
+#define SFFS_ANCHOR_BLOCKS	4
+#define SFFS_ANCHOR_SEARCH	16
+#define SFFS_CP_MIN_UNIT	512
+
+static inline __u32 SFFS_CP_UNIT(__u32 write_size)
+{
+	return write_size > SFFS_CP_MIN_UNIT ? write_size : SFFS_CP_MIN_UNIT;
+}
+
+#define SFFS_MAX_JOURNAL_BLOCKS	64
+
+/* Reserved inode numbers */
+#define SFFS_META_INO		1	/* erase-block table pages (part 2) */
+#define SFFS_ROOT_INO		2
+#define SFFS_FIRST_INO		16
+
+enum sffs_node_type {
+	SFFS_NODE_PAD		= 0,	/* filler, payload ignored */
+	SFFS_NODE_CHECKPOINT	= 1,	/* anchor unit: superblock + commit */
+	SFFS_NODE_INODE		= 2,
+	SFFS_NODE_DATA		= 3,	/* one file block */
+	SFFS_NODE_DENTRY	= 4,
+	SFFS_NODE_XATTR		= 5,
+	SFFS_NODE_TRUNC		= 6,	/* journal only: a truncation */
+	SFFS_NODE_INDEX		= 8,	/* B+tree node */
+	SFFS_NODE_EBT		= 9,	/* erase-block table page (part 2) */
+	SFFS_NODE_TYPES
+};
+
+/*
+ * Node header flags.  SFFS_NODE_FL_CONT marks a node that is not the last
+ * of an operation: replay applies the nodes of one operation (a rename, a
+ * link, a create) only once it has read the node without the flag, so an
+ * operation cut by a power loss is either wholly there or wholly gone.
+ */
+#define SFFS_NODE_FL_CONT	0x80
+
+/**
+ * struct sffs_node_hdr - header of every node
+ * @magic: %SFFS_NODE_MAGIC
+ * @hdr_crc: crc32c of bytes 8..31 of this header
+ * @sqnum: sequence number, unique and increasing over the life of the file
+ *	   system; orders two versions of one key during replay
+ * @len: length of the whole node, header included, not padded
+ * @data_crc: crc32c of the payload (bytes 32..@len-1)
+ * @type: &enum sffs_node_type
+ * @flags: SFFS_NODE_FL_* and per-type flags in the low bits
+ * @reserved: zero
+ *
+ * Two checksums, so that a torn write is told from a node whose header
+ * survived: readers trust @len only once @hdr_crc matched.
+ */
+struct sffs_node_hdr {
+	__le32 magic;
+	__le32 hdr_crc;
+	__le64 sqnum;
+	__le32 len;
+	__le32 data_crc;
+	__u8 type;
+	__u8 flags;
+	__le16 reserved[3];
+} __packed;
+static_assert(sizeof(struct sffs_node_hdr) == 32);
+
+/*
+ * Keys.  All keys of an inode sort together: (ino, type, value), compared
+ * as two unsigned 64-bit numbers.  The type is the top 4 bits of @tv, the
+ * value the low 60: a block number for data; for dentries and xattrs the
+ * crc32c of the name shifted left by 8, plus a collision index in the low
+ * 8 bits.
+ */
+enum sffs_key_type {
+	SFFS_KEY_INODE	= 0,
+	SFFS_KEY_DATA	= 1,
+	SFFS_KEY_DENTRY	= 2,
+	SFFS_KEY_XATTR	= 3,
+	SFFS_KEY_EBT	= 4,	/* SFFS_META_INO only: table page number */
+};
+
+#define SFFS_KEY_TYPE_SHIFT	60
+#define SFFS_KEY_VALUE_MASK	((1ULL << SFFS_KEY_TYPE_SHIFT) - 1)
+#define SFFS_HASH_SHIFT		8
+#define SFFS_MAX_COLLISIONS	256
+
+struct sffs_key {
+	__le64 ino;
+	__le64 tv;
+} __packed;
+static_assert(sizeof(struct sffs_key) == 16);
+
+struct sffs_timestamp {
+	__le64 sec;
+	__le32 nsec;
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct sffs_timestamp) == 16);
+
+/* Compression of data nodes */
+enum sffs_compr {
+	SFFS_COMPR_NONE	= 0,
+	SFFS_COMPR_LZO	= 1,
+	SFFS_COMPR_ZSTD	= 2,
+	SFFS_COMPR_TYPES
+};
+
+/**
+ * struct sffs_inode_node - an inode
+ * @key: (ino, %SFFS_KEY_INODE, 0)
+ * @size: file size in bytes
+ * @atime: access time
+ * @mtime: modification time
+ * @ctime: change time
+ * @uid: owner
+ * @gid: group
+ * @mode: type and permissions, as st_mode
+ * @nlink: link count; 0 deletes the inode and every key it owns
+ * @flags: inode flags (FS_*_FL subset)
+ * @rdev: device number of a device node (new_encode_dev())
+ * @xattr_cnt: number of extended attributes
+ * @xattr_size: total length of their names and values
+ * @data_len: length of @data: a symlink target, or 0
+ * @compr: &enum sffs_compr for new data of this file
+ * @reserved: zero
+ * @data: symlink target, not NUL-terminated
+ */
+struct sffs_inode_node {
+	struct sffs_node_hdr hdr;
+	struct sffs_key key;
+	__le64 size;
+	struct sffs_timestamp atime;
+	struct sffs_timestamp mtime;
+	struct sffs_timestamp ctime;
+	__le32 uid;
+	__le32 gid;
+	__le32 mode;
+	__le32 nlink;
+	__le32 flags;
+	__le32 rdev;
+	__le32 xattr_cnt;
+	__le32 xattr_size;
+	__le16 data_len;
+	__u8 compr;
+	__u8 reserved[13];
+	__u8 data[];
+} __packed;
+static_assert(sizeof(struct sffs_inode_node) == 152);
+
+/**
+ * struct sffs_data_node - one block of a file
+ * @key: (ino, %SFFS_KEY_DATA, block number)
+ * @size: uncompressed length, 1 to %SFFS_BLOCK_SIZE
+ * @compr: &enum sffs_compr of @data; NONE when compression did not help
+ * @reserved: zero
+ * @data: the (compressed) bytes, hdr.len - sizeof(struct sffs_data_node)
+ *
+ * A block with no data node is a hole and reads as zeroes; bytes between
+ * @size and the block end read as zeroes too.
+ */
+struct sffs_data_node {
+	struct sffs_node_hdr hdr;
+	struct sffs_key key;
+	__le32 size;
+	__u8 compr;
+	__u8 reserved[3];
+	__u8 data[];
+} __packed;
+static_assert(sizeof(struct sffs_data_node) == 56);
+
+/**
+ * struct sffs_dentry_node - a directory entry, or its deletion
+ * @key: (parent ino, %SFFS_KEY_DENTRY, crc32c(name) << 8 | collision index)
+ * @target: inode number the entry points to; 0 deletes the entry
+ * @type: DT_* type of the target
+ * @reserved: zero
+ * @name_len: length of @name
+ * @reserved2: zero
+ * @name: the name, not NUL-terminated
+ */
+struct sffs_dentry_node {
+	struct sffs_node_hdr hdr;
+	struct sffs_key key;
+	__le64 target;
+	__u8 type;
+	__u8 reserved;
+	__le16 name_len;
+	__u8 reserved2[4];
+	__u8 name[];
+} __packed;
+static_assert(sizeof(struct sffs_dentry_node) == 64);
+
+#define SFFS_XATTR_FL_DELETE	0x01	/* hdr.flags: removes the attribute */
+
+/**
+ * struct sffs_xattr_node - an extended attribute, or its deletion
+ * @key: (ino, %SFFS_KEY_XATTR, crc32c(name) << 8 | collision index)
+ * @name_len: length of the full name, namespace prefix included
+ * @value_len: length of the value
+ * @reserved: zero
+ * @data: the name, then the value
+ */
+struct sffs_xattr_node {
+	struct sffs_node_hdr hdr;
+	struct sffs_key key;
+	__le16 name_len;
+	__le16 value_len;
+	__u8 reserved[4];
+	__u8 data[];
+} __packed;
+static_assert(sizeof(struct sffs_xattr_node) == 56);
+
+/**
+ * struct sffs_trunc_node - a truncation, journal only
+ * @ino: the inode
+ * @old_size: size before
+ * @new_size: size after; replay drops data keys from the first block
+ *	      wholly beyond it
+ */
+struct sffs_trunc_node {
+	struct sffs_node_hdr hdr;
+	__le64 ino;
+	__le64 old_size;
+	__le64 new_size;
+} __packed;
+static_assert(sizeof(struct sffs_trunc_node) == 56);
+
+/**
+ * struct sffs_branch - one entry of an index node
+ * @key: the key (level 0) or a lower bound of every key below (level > 0)
+ * @addr: flash address of the leaf node (level 0) or child index node
+ * @len: length of the node at @addr
+ * @reserved: zero
+ */
+struct sffs_branch {
+	struct sffs_key key;
+	__le64 addr;
+	__le32 len;
+	__le32 reserved;
+} __packed;
+static_assert(sizeof(struct sffs_branch) == 32);
+
+/**
+ * struct sffs_index_node - a B+tree node
+ * @level: 0 for nodes whose branches point at leaf nodes
+ * @count: number of branches, 1 to the fan-out of the superblock
+ * @reserved: zero
+ * @branch: branches in increasing key order
+ */
+struct sffs_index_node {
+	struct sffs_node_hdr hdr;
+	__le16 level;
+	__le16 count;
+	__u8 reserved[4];
+	struct sffs_branch branch[];
+} __packed;
+static_assert(sizeof(struct sffs_index_node) == 40);
+
+#define SFFS_MIN_FANOUT		8
+#define SFFS_MAX_FANOUT		256
+#define SFFS_DEF_INDEX_SIZE	2048
+
+/* Erase-block states in the table (part 2) */
+enum sffs_eb_state {
+	SFFS_EB_FREE	= 0,
+	SFFS_EB_JOURNAL	= 1,
+	SFFS_EB_MAIN	= 2,
+	SFFS_EB_ANCHOR	= 3,
+	SFFS_EB_BAD	= 4,
+	SFFS_EB_SCRUB	= 5,
+};
+
+/**
+ * struct sffs_eb_rec - what SFFS knows of one erase block (part 2)
+ * @ec: erase count
+ * @state: &enum sffs_eb_state
+ * @flags: zero
+ * @reserved: zero
+ * @live: bytes of live nodes in the block
+ * @age: commit number of the newest node in the block
+ */
+struct sffs_eb_rec {
+	__le32 ec;
+	__u8 state;
+	__u8 flags;
+	__le16 reserved;
+	__le32 live;
+	__le32 age;
+} __packed;
+static_assert(sizeof(struct sffs_eb_rec) == 16);
+
+/**
+ * struct sffs_ebt_node - a page of the erase-block table (part 2)
+ * @first: number of the first erase block described
+ * @count: number of records
+ * @rec: the records
+ */
+struct sffs_ebt_node {
+	struct sffs_node_hdr hdr;
+	__le32 first;
+	__le32 count;
+	struct sffs_eb_rec rec[];
+} __packed;
+static_assert(sizeof(struct sffs_ebt_node) == 40);
+
+/*
+ * Feature flags: an unknown incompat flag refuses the mount, an unknown
+ * ro_compat flag allows only a read-only mount, compat flags are ignored.
+ */
+#define SFFS_FEAT_COMPAT_SUPP		0
+#define SFFS_FEAT_RO_COMPAT_SUPP	0
+#define SFFS_FEAT_INCOMPAT_SUPP		0
+
+/**
+ * struct sffs_checkpoint_node - superblock and commit record
+ * @hdr: header, type %SFFS_NODE_CHECKPOINT
+ * @version: %SFFS_FORMAT_VERSION
+ * @fanout: maximum branches per index node
+ * @feat_compat: compatible features
+ * @feat_ro_compat: features an old kernel may only mount read-only
+ * @feat_incompat: features an old kernel must not mount
+ * @uuid: file system UUID
+ * @erase_size: erase block size the file system was made for
+ * @write_size: write unit (NAND page) size
+ * @eb_count: number of erase blocks of the file system
+ * @anchor_eb: the anchor blocks, slot 0 then slot 1
+ * @mkfs_time: creation time, seconds since the epoch
+ * @default_compr: &enum sffs_compr for new files
+ * @reserved1: zero
+ * @commit: commit number, increases by one per checkpoint
+ * @max_sqnum: highest sequence number written before this checkpoint
+ * @next_ino: next inode number to hand out
+ * @index_root: address of the root index node
+ * @index_root_len: its length
+ * @index_height: levels of the index (the root is at level height - 1)
+ * @journal_cnt: number of entries of @journal_eb
+ * @jhead: address where the journal after this commit starts; it lies in
+ *	   @journal_eb[0] and is aligned to the write size
+ * @alloc_eb: first erase block never written since mkfs (part 1 allocator)
+ * @reserved2: zero
+ * @free_bytes: bytes available for new nodes
+ * @dirty_bytes: bytes of obsolete nodes, reclaimable by GC
+ * @used_bytes: bytes of live nodes
+ * @journal_eb: erase blocks, in order, the journal may use after this commit
+ *
+ * One per checkpoint unit of the anchor blocks.  The superblock part is
+ * repeated in each, so any valid unit mounts the file system.  The
+ * checkpoint is padded with 0xff to the unit size; @hdr.len covers only
+ * the structure.
+ */
+struct sffs_checkpoint_node {
+	struct sffs_node_hdr hdr;
+	/* superblock: fixed at mkfs time */
+	__le16 version;
+	__le16 fanout;
+	__le32 feat_compat;
+	__le32 feat_ro_compat;
+	__le32 feat_incompat;
+	__u8 uuid[16];
+	__le32 erase_size;
+	__le32 write_size;
+	__le32 eb_count;
+	__le32 anchor_eb[SFFS_ANCHOR_BLOCKS];
+	__le32 reserved0;
+	__le64 mkfs_time;
+	__u8 default_compr;
+	__u8 reserved1[7];
+	/* commit record */
+	__le64 commit;
+	__le64 max_sqnum;
+	__le64 next_ino;
+	__le64 index_root;
+	__le32 index_root_len;
+	__le16 index_height;
+	__le16 journal_cnt;
+	__le64 jhead;
+	__le32 alloc_eb;
+	__le32 reserved2;
+	__le64 free_bytes;
+	__le64 dirty_bytes;
+	__le64 used_bytes;
+	__le32 journal_eb[SFFS_MAX_JOURNAL_BLOCKS];
+} __packed;
+static_assert(sizeof(struct sffs_checkpoint_node) == 448);
+
+#endif /* __SFFS_MEDIA_H__ */

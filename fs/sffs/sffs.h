@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * SFFS: the VFS side.  Shared by inode.c, dir.c, file.c and super.c, the
+ * top layer; the layers below have their own headers (journal.h, index.h,
+ * io.h, node.h) and never include this one.
+ */
+#ifndef __SFFS_H__
+#define __SFFS_H__
+
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/shrinker.h>
+#include "journal.h"
+
+#define SFFS_SUPER_MAGIC	0x53464653
+/* Largest leaf node: a data block, an inode with a symlink, an xattr */
+#define SFFS_MAX_LEAF_LEN	(sizeof(struct sffs_data_node) + SFFS_BLOCK_SIZE)
+/* Flash a dirty page may need when written back */
+#define SFFS_PAGE_BUDGET	ALIGN(SFFS_MAX_LEAF_LEN, SFFS_NODE_ALIGN)
+
+struct crypto_comp;
+
+/**
+ * struct sffs_info - a mounted SFFS
+ * @sb: the super block
+ * @mutex: serialises the journal, the index and flash I/O
+ * @io: flash I/O
+ * @j: the journal and the index
+ * @rbuf: a leaf node read from flash, under @mutex
+ * @dbuf: a data node being written, under @mutex
+ * @cbuf: compression output, under @mutex
+ * @tfm: compressors by &enum sffs_compr
+ * @compr: compression of new files (mount option compr=)
+ * @jmax: journal size in erase blocks (mount option journal=)
+ * @budget: flash promised to dirty pages not yet written, under @mutex
+ * @need_restart: replay ran read-only; a remount rw must commit it
+ * @shrinker: frees clean index nodes
+ * @mount_ns: time the last mount took
+ * @debugfs: the debugfs directory of this mount
+ */
+struct sffs_info {
+	struct super_block *sb;
+	struct mutex mutex;	/* see above */
+	struct sffs_io io;
+	struct sffs_journal j;
+	void *rbuf;
+	void *dbuf;
+	void *cbuf;
+	struct crypto_comp *tfm[SFFS_COMPR_TYPES];
+	unsigned int compr;
+	unsigned int jmax;
+	u64 budget;
+	bool need_restart;
+	struct shrinker shrinker;
+	u64 mount_ns;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct sffs_inode - an SFFS inode in RAM
+ * @vfs_inode: the VFS inode
+ * @compr: compression of this file's new data
+ * @flags: on-flash inode flags
+ */
+struct sffs_inode {
+	struct inode vfs_inode;
+	u8 compr;
+	u32 flags;
+};
+
+static inline struct sffs_info *SFFS_SB(const struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+static inline struct sffs_inode *SFFS_I(const struct inode *inode)
+{
+	return container_of(inode, struct sffs_inode, vfs_inode);
+}
+
+/* inode.c */
+struct inode *sffs_iget(struct super_block *sb, u64 ino);
+struct inode *sffs_new_inode(struct inode *dir, umode_t mode);
+void sffs_new_inode_done(struct inode *inode);
+int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
+int sffs_write_inode_now(struct inode *inode);
+int sffs_write_inode(struct inode *inode, struct writeback_control *wbc);
+void sffs_evict_inode(struct inode *inode);
+int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+		 struct iattr *attr);
+int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
+		   void *buf);
+int sffs_space(struct sffs_info *c, u64 bytes, bool deleting);
+extern const struct inode_operations sffs_file_inode_operations;
+extern const struct inode_operations sffs_symlink_inode_operations;
+extern const struct inode_operations sffs_special_inode_operations;
+
+/* dir.c */
+extern const struct inode_operations sffs_dir_inode_operations;
+extern const struct file_operations sffs_dir_operations;
+
+/* file.c */
+extern const struct file_operations sffs_file_operations;
+extern const struct address_space_operations sffs_aops;
+int sffs_compr_init(struct sffs_info *c);
+void sffs_compr_exit(struct sffs_info *c);
+int sffs_truncate_block(struct inode *inode, loff_t size);
+
+/* debug.c */
+void sffs_debugfs_init(struct sffs_info *c);
+void sffs_debugfs_exit(struct sffs_info *c);
+void sffs_debugfs_register(void);
+void sffs_debugfs_unregister(void);
+
+#endif /* __SFFS_H__ */

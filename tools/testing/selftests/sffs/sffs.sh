@@ -1,0 +1,322 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# SFFS on a simulated NAND (nandsim) and on a NOR-like RAM device
+# (mtdram): format with mkfs.sffs, mount, run the POSIX checks of
+# sffs_ops, write a data set, remount, verify everything, check the
+# on-flash index with dump.sffs; fill mtdram until ENOSPC and check the
+# file system stays usable.  Mount and write times are reported as
+# "# METRIC <name> <value> <unit>" TAP comments.
+#
+# Environment:
+#   SFFS_FILES    files in the data set (default 8)
+#   SFFS_FILE_KB  size of each, KiB (default 1024)
+#   SFFS_MTD      MTD device number to use instead of nandsim (erased!)
+
+set -u
+
+ksft_fail=1
+ksft_skip=4
+here=$(dirname "$0")
+OPS=$here/sffs_ops
+MKFS=$here/mkfs.sffs
+DUMP=$here/dump.sffs
+SFFS_FILES=${SFFS_FILES:-8}
+SFFS_FILE_KB=${SFFS_FILE_KB:-1024}
+NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
+NUM_POSIX=12
+CUTS="1 7 25"
+NUM_CUTS=3
+NUM_TESTS=$((NUM_POSIX + 10 + NUM_CUTS))
+
+testnum=0
+nfail=0
+nskip=0
+stage=
+mnt=
+
+msg() { echo "# $*"; }
+bail() { echo "Bail out! $*"; exit "$ksft_fail"; }
+metric() { echo "# METRIC $1 $2 $3"; }
+now() { "$OPS" now; }
+
+result()
+{
+	testnum=$((testnum + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $testnum $2"
+	else
+		nfail=$((nfail + 1))
+		echo "not ok $testnum $2"
+	fi
+}
+
+skip()
+{
+	testnum=$((testnum + 1))
+	nskip=$((nskip + 1))
+	echo "ok $testnum $1 # SKIP $2"
+}
+
+# run CMD...: run it, its output becomes TAP comments
+run()
+{
+	"$@" >"$stage/out" 2>&1
+	run_rc=$?
+	sed 's/^/# /' "$stage/out"
+	return "$run_rc"
+}
+
+# relay CMD...: run a TAP producer, renumbering its results as ours
+relay()
+{
+	"$@" >"$stage/tap" 2>&1
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) result 0 "${line#ok [0-9]* }" ;;
+		"not ok "*) result 1 "${line#not ok [0-9]* }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$stage/tap"
+}
+
+fmt_ms() { ns=$(($2 - $1)); echo "$((ns / 1000000)).$((ns / 100000 % 10))"; }
+fmt_s() {
+	ns=$(($2 - $1))
+	printf '%d.%03d\n' "$((ns / 1000000000))" "$((ns / 1000000 % 1000))"
+}
+
+# mtd_by_name NAME: the number of the MTD device called NAME
+mtd_by_name()
+{
+	sed -n "s/^mtd\([0-9]*\): [0-9a-f]* [0-9a-f]* \"$1\"\$/\1/p" \
+		/proc/mtd | head -n 1
+}
+
+ensure_node()
+{
+	[ -c "/dev/mtd$1" ] && return 0
+	IFS=: read -r major minor <"/sys/class/mtd/mtd$1/dev" || return 1
+	mknod "/dev/mtd$1" c "$major" "$minor"
+}
+
+is_mounted() { grep -q " $1 " /proc/mounts; }
+
+cleanup()
+{
+	if [ -n "$mnt" ] && is_mounted "$mnt"; then
+		umount "$mnt" || msg "cleanup: cannot unmount $mnt"
+	fi
+	[ -n "$stage" ] && ! is_mounted "$mnt" && rm -rf "$stage"
+}
+
+# mount_sffs MTD: mount, timing it into $mount_ms
+mount_sffs()
+{
+	t0=$(now)
+	run mount -t sffs "mtd$1" "$mnt" || return 1
+	t1=$(now)
+	mount_ms=$(fmt_ms "$t0" "$t1")
+}
+
+nand_tests()
+{
+	mtd=$1
+	rc=0
+	run "$MKFS" -q "/dev/mtd$mtd" || rc=1
+	result "$rc" "mkfs.sffs on mtd$mtd"
+	if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
+		metric sffs_first_mount_ms "$mount_ms" ms
+		result 0 "mount"
+	else
+		result 1 "mount"
+		i=0
+		while [ "$i" -lt $((NUM_POSIX + 5 + NUM_CUTS)) ]; do
+			skip "nand test $i" "no mount"
+			i=$((i + 1))
+		done
+		return
+	fi
+
+	relay "$OPS" "$mnt" posix
+
+	rc=0
+	t0=$(now)
+	cp "$stage"/data/file* "$mnt"/ && sync || rc=1
+	t1=$(now)
+	metric sffs_write_s "$(fmt_s "$t0" "$t1")" s
+	result "$rc" "write $SFFS_FILES files of $SFFS_FILE_KB KiB"
+
+	rc=0
+	run umount "$mnt" || rc=1
+	if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
+		metric sffs_mount_ms "$mount_ms" ms
+	else
+		rc=1
+	fi
+	result "$rc" "unmount and mount again"
+
+	rc=0
+	(cd "$mnt" && sha256sum -c "$stage/sha256") >"$stage/out" 2>&1 || rc=1
+	grep -v ': OK$' "$stage/out" | sed 's/^/# /'
+	result "$rc" "data set intact after remount"
+
+	relay "$OPS" "$mnt" verify
+
+	rc=0
+	run umount "$mnt" || rc=1
+	run "$DUMP" "/dev/mtd$mtd" || rc=1
+	result "$rc" "dump.sffs finds a valid index"
+
+	for cut in $CUTS; do
+		power_cut_test "$mtd" "$cut"
+	done
+}
+
+# power_cut_test MTD N: synced data survives a power cut N writes later
+power_cut_test()
+{
+	rc=0
+	mount_sffs "$1" || rc=1
+	knob=/sys/kernel/debug/sffs/mtd$1/power_cut
+	[ "$rc" -eq 0 ] && [ -w "$knob" ] || rc=1
+	if [ "$rc" -eq 0 ]; then
+		cp "$stage/data/file0" "$mnt/synced$2" && sync || rc=1
+		echo "$2" >"$knob" || rc=1
+		# writes from here on may be lost, torn or dropped
+		cp "$stage/data/file1" "$mnt/lost$2"
+		mkdir "$mnt/dir$2" && mv "$mnt/synced$2" "$mnt/dir$2/moved"
+		sync
+		run umount "$mnt" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		mount_sffs "$1" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		metric "sffs_replay_mount_ms_cut$2" "$mount_ms" ms
+		f=$mnt/synced$2
+		[ -e "$f" ] || f=$mnt/dir$2/moved
+		want=$(sed -n 's/  file0$//p' "$stage/sha256")
+		got=$(sha256sum "$f" 2>/dev/null)
+		[ "${got%% *}" = "$want" ] || { msg "synced file lost"; rc=1; }
+		# the rename is atomic: exactly one of the names exists
+		if [ -e "$mnt/synced$2" ] && [ -e "$mnt/dir$2/moved" ]; then
+			msg "both names after the cut"
+			rc=1
+		fi
+		run umount "$mnt" || rc=1
+		run "$DUMP" "/dev/mtd$1" || rc=1
+	fi
+	result "$rc" "power cut after $2 writes: synced data and index intact"
+}
+
+nor_tests()
+{
+	mtd=$1
+	rc=0
+	run "$MKFS" -q "/dev/mtd$mtd" || rc=1
+	if [ "$rc" -eq 0 ]; then
+		mount_sffs "$mtd" || rc=1
+	fi
+	result "$rc" "mkfs.sffs and mount on mtdram (NOR-like)"
+	if [ "$rc" -ne 0 ]; then
+		skip "fill to ENOSPC" "no mount"
+		skip "remount after ENOSPC" "no mount"
+		return
+	fi
+	relay "$OPS" "$mnt" fill
+	rc=0
+	run umount "$mnt" || rc=1
+	if [ "$rc" -eq 0 ]; then
+		mount_sffs "$mtd" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		[ -d "$mnt" ] && ls "$mnt" >/dev/null || rc=1
+		run umount "$mnt" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		run "$DUMP" "/dev/mtd$mtd" || rc=1
+	fi
+	result "$rc" "remount after ENOSPC, index valid"
+}
+
+echo "TAP version 13"
+for t in "$OPS" "$MKFS" "$DUMP"; do
+	[ -x "$t" ] || bail "$t not found, build it with make"
+done
+if ! grep -qw sffs /proc/filesystems; then
+	modprobe sffs 2>/dev/null
+	if ! grep -qw sffs /proc/filesystems; then
+		echo "1..0 # SKIP no SFFS in this kernel"
+		exit "$ksft_skip"
+	fi
+fi
+
+find_nand()
+{
+	nand=$(mtd_by_name "NAND simulator")
+	[ -n "$nand" ] || nand=$(mtd_by_name "NAND simulator partition 0")
+}
+
+if [ -n "${SFFS_MTD:-}" ]; then
+	nand=$SFFS_MTD
+else
+	find_nand
+	if [ -z "$nand" ]; then
+		modprobe nandsim id_bytes="$NANDSIM_ID_BYTES" 2>&1 |
+			sed 's/^/# /'
+		find_nand
+	fi
+fi
+nor=$(mtd_by_name "mtdram test device")
+if [ -z "$nor" ]; then
+	modprobe mtdram total_size=8192 erase_size=64 2>&1 | sed 's/^/# /'
+	nor=$(mtd_by_name "mtdram test device")
+fi
+
+grep -q " /sys/kernel/debug " /proc/mounts ||
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+trap cleanup EXIT
+trap 'exit $ksft_fail' HUP INT TERM
+stage=$(mktemp -d "${TMPDIR:-/tmp}/sffs.XXXXXX") || bail "no staging dir"
+mnt=$stage/mnt
+mkdir "$mnt" "$stage/data" || bail "cannot create $mnt"
+
+echo "1..$NUM_TESTS"
+
+i=0
+while [ "$i" -lt "$SFFS_FILES" ]; do
+	dd if=/dev/urandom of="$stage/data/file$i" bs=1024 \
+		count="$SFFS_FILE_KB" 2>/dev/null || bail "cannot create data"
+	i=$((i + 1))
+done
+(cd "$stage/data" && sha256sum file*) >"$stage/sha256" || bail "no sha256sum"
+
+if [ -n "$nand" ] && ensure_node "$nand"; then
+	grep -q "^mtd$nand " /proc/mounts && bail "mtd$nand is mounted"
+	msg "NAND: mtd$nand, $(cat /sys/class/mtd/mtd"$nand"/size) bytes," \
+		"write size $(cat /sys/class/mtd/mtd"$nand"/writesize)," \
+		"erase size $(cat /sys/class/mtd/mtd"$nand"/erasesize)"
+	nand_tests "$nand"
+else
+	i=0
+	while [ "$i" -lt $((NUM_POSIX + 7 + NUM_CUTS)) ]; do
+		skip "nand test $i" "no nandsim"
+		i=$((i + 1))
+	done
+fi
+
+if [ -n "$nor" ] && ensure_node "$nor"; then
+	msg "NOR: mtd$nor, $(cat /sys/class/mtd/mtd"$nor"/size) bytes," \
+		"erase size $(cat /sys/class/mtd/mtd"$nor"/erasesize)"
+	nor_tests "$nor"
+else
+	skip "mkfs.sffs and mount on mtdram (NOR-like)" "no mtdram"
+	skip "fill to ENOSPC" "no mtdram"
+	skip "remount after ENOSPC, index valid" "no mtdram"
+fi
+
+cleanup
+echo "# Totals: pass:$((testnum - nfail - nskip)) fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
+[ "$nfail" -eq 0 ] || exit "$ksft_fail"
+exit 0
