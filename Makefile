@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit kernel ksft qemu-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test
+	harness-test tools-test
 
 all: demo
 
@@ -105,6 +105,16 @@ qemu-test: kernel ksft
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
+
+## make tools-test    build tools/sffs for the host and test them on images
+tools-test:
+	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs
+	@$(MAKE) -s -C tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	@tools/sffs/test.sh $(BUILD)/tools-sffs | tee $(OUT)/tools-test.txt; \
+	p=$$(grep -c '^ok ' $(OUT)/tools-test.txt); \
+	f=$$(grep -c '^not ok ' $(OUT)/tools-test.txt); \
+	echo "tools-test: $$p passed, $$f failed" > $(RESULTS)/tools-test; \
+	cat $(RESULTS)/tools-test; [ "$$f" = 0 ] && [ "$$p" -gt 0 ]
 
 ## make checkpatch    scripts/checkpatch.pl --strict on every generated patch
 checkpatch: series

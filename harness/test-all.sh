@@ -16,7 +16,7 @@ logs=$out/logs
 rm -rf "$results"
 mkdir -p "$results" "$logs"
 
-steps=(tree harness-test kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm" checkpatch
+steps=(tree harness-test tools-test kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm" checkpatch
 	am-check offcheck)
 total_p=0 total_f=0
 start_all=$SECONDS

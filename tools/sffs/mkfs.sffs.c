@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mkfs.sffs: make an SFFS on an MTD device, or an image of one.
+ *
+ *   mkfs.sffs [options] /dev/mtdN
+ *   mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE -c SIZE
+ *
+ * The device is erased (bad blocks skipped), the nodes of the root
+ * directory and, with -r, of a whole directory tree are written from the
+ * first block after the anchor on, then the index over them is built
+ * bottom-up, and a first checkpoint names it.  See
+ * Documentation/filesystems/sffs.rst for the format.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include "sffs_tool.h"
+
+struct branch {
+	uint64_t ino, tv, addr;
+	uint32_t len;
+};
+
+static struct sffs_dev dev;
+static struct branch *br;
+static size_t nbr, cap_br;
+static uint64_t sqnum, used_bytes, next_ino = SFFS_FIRST_INO;
+static uint32_t cur_eb, cur_off, first_main;
+static bool cur_valid, squash, quiet;
+static uint8_t compr = SFFS_COMPR_LZO;
+static unsigned long files, dirs, others;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mkfs.sffs: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static bool is_anchor(uint32_t eb)
+{
+	for (int i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+		if (dev.anchor[i] == eb)
+			return true;
+	return false;
+}
+
+static uint32_t next_good(uint32_t eb)
+{
+	while (eb < dev.eb_count && (dev.bad[eb] || is_anchor(eb)))
+		eb++;
+	return eb;
+}
+
+/* Append a sealed node to the main area; return its address */
+static uint64_t emit(void *node, uint32_t len, unsigned int type)
+{
+	uint64_t addr;
+
+	if (!cur_valid || cur_off + ALIGN8(len) > dev.erase_size) {
+		cur_eb = cur_valid ? next_good(cur_eb + 1) : first_main;
+		cur_off = 0;
+		cur_valid = true;
+		if (cur_eb >= dev.eb_count)
+			die("not enough space on the device");
+	}
+	sffs_seal(node, type, len, ++sqnum, 0);
+	addr = (uint64_t)cur_eb * dev.erase_size + cur_off;
+	if (sffs_dev_write(&dev, addr, node, len))
+		die("cannot write at %llu", (unsigned long long)addr);
+	cur_off += ALIGN8(len);
+	used_bytes += ALIGN8(len);
+	return addr;
+}
+
+static void add_branch(uint64_t ino, unsigned int type, uint64_t val,
+		       uint64_t addr, uint32_t len)
+{
+	if (nbr == cap_br) {
+		cap_br = cap_br ? 2 * cap_br : 4096;
+		br = realloc(br, cap_br * sizeof(*br));
+		if (!br)
+			die("out of memory");
+	}
+	br[nbr++] = (struct branch){
+		.ino = ino,
+		.tv = ((uint64_t)type << SFFS_KEY_TYPE_SHIFT) | val,
+		.addr = addr, .len = len,
+	};
+}
+
+static void emit_leaf(void *node, uint32_t len, unsigned int type,
+		      uint64_t ino, unsigned int ktype, uint64_t val)
+{
+	struct sffs_key *k = (void *)((uint8_t *)node +
+				      sizeof(struct sffs_node_hdr));
+
+	k->ino = htole64(ino);
+	k->tv = htole64(((uint64_t)ktype << SFFS_KEY_TYPE_SHIFT) | val);
+	add_branch(ino, ktype, val, emit(node, len, type), len);
+}
+
+static void put_ts(struct sffs_timestamp *t, struct timespec ts)
+{
+	t->sec = htole64(ts.tv_sec);
+	t->nsec = htole32(ts.tv_nsec);
+	t->reserved = 0;
+}
+
+static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
+		       const char *link, size_t link_len)
+{
+	uint8_t buf[sizeof(struct sffs_inode_node) + SFFS_MAX_SYMLINK_LEN];
+	struct sffs_inode_node *in = (void *)buf;
+	uint64_t size = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (S_ISREG(st->st_mode))
+		size = st->st_size;
+	else if (S_ISLNK(st->st_mode))
+		size = link_len;
+	in->size = htole64(size);
+	put_ts(&in->atime, st->st_atim);
+	put_ts(&in->mtime, st->st_mtim);
+	put_ts(&in->ctime, st->st_ctim);
+	in->uid = htole32(squash ? 0 : st->st_uid);
+	in->gid = htole32(squash ? 0 : st->st_gid);
+	in->mode = htole32(st->st_mode);
+	in->nlink = htole32(nlink);
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		unsigned int ma = major(st->st_rdev), mi = minor(st->st_rdev);
+
+		in->rdev = htole32((mi & 0xff) | (ma << 8) |
+				   ((mi & ~0xffU) << 12));
+	}
+	in->compr = S_ISREG(st->st_mode) ? compr : 0;
+	in->data_len = htole16(link_len);
+	memcpy(in->data, link, link_len);
+	emit_leaf(in, sizeof(*in) + link_len, SFFS_NODE_INODE, ino,
+		  SFFS_KEY_INODE, 0);
+}
+
+static void emit_data(uint64_t ino, const char *path, uint64_t size)
+{
+	static uint8_t buf[sizeof(struct sffs_data_node) + SFFS_BLOCK_SIZE];
+	struct sffs_data_node *dn = (void *)buf;
+	static const uint8_t zero[SFFS_BLOCK_SIZE];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	for (uint64_t blk = 0; blk * SFFS_BLOCK_SIZE < size; blk++) {
+		ssize_t n = pread(fd, dn->data, SFFS_BLOCK_SIZE,
+				  blk * SFFS_BLOCK_SIZE);
+
+		if (n < 0)
+			die("%s: %s", path, strerror(errno));
+		if (!n)
+			break;
+		if (!memcmp(dn->data, zero, n))
+			continue;	/* a hole */
+		memset(dn, 0, sizeof(*dn));
+		dn->size = htole32(n);
+		dn->compr = SFFS_COMPR_NONE;
+		emit_leaf(dn, sizeof(*dn) + n, SFFS_NODE_DATA, ino,
+			  SFFS_KEY_DATA, blk);
+	}
+	close(fd);
+}
+
+struct entry {
+	char *name;
+	uint32_t hash;
+	struct stat st;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Hard links: (dev, ino) of the source to our inode number */
+struct hlink {
+	dev_t dev;
+	ino_t ino;
+	uint64_t sffs_ino;
+};
+static struct hlink *hl;
+static size_t nhl;
+
+static uint64_t *hlink_find(const struct stat *st)
+{
+	for (size_t i = 0; i < nhl; i++)
+		if (hl[i].dev == st->st_dev && hl[i].ino == st->st_ino)
+			return &hl[i].sffs_ino;
+	return NULL;
+}
+
+static void emit_dentry(uint64_t dir, const struct entry *e, uint32_t coll,
+			uint64_t target)
+{
+	uint8_t buf[sizeof(struct sffs_dentry_node) + SFFS_MAX_NAME_LEN];
+	struct sffs_dentry_node *de = (void *)buf;
+	size_t len = strlen(e->name);
+	static const uint8_t dt[16] = {
+		[S_IFREG >> 12] = 8, [S_IFDIR >> 12] = 4, [S_IFLNK >> 12] = 10,
+		[S_IFCHR >> 12] = 2, [S_IFBLK >> 12] = 6, [S_IFIFO >> 12] = 1,
+		[S_IFSOCK >> 12] = 12,
+	};
+
+	memset(de, 0, sizeof(*de));
+	de->target = htole64(target);
+	de->type = dt[(e->st.st_mode & S_IFMT) >> 12];
+	de->name_len = htole16(len);
+	memcpy(de->name, e->name, len);
+	emit_leaf(de, sizeof(*de) + len, SFFS_NODE_DENTRY, dir, SFFS_KEY_DENTRY,
+		  ((uint64_t)e->hash << SFFS_HASH_SHIFT) | coll);
+}
+
+/* Write directory @path as inode @ino; return its number of subdirs */
+static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
+{
+	struct entry *ents = NULL;
+	size_t n = 0, cap = 0, subdirs = 0;
+	struct dirent *d;
+	DIR *dp = opendir(path);
+
+	if (!dp)
+		die("%s: %s", path, strerror(errno));
+	while ((d = readdir(dp))) {
+		char *p;
+
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (strlen(d->d_name) > SFFS_MAX_NAME_LEN)
+			die("%s/%s: name longer than %d bytes", path, d->d_name,
+			    SFFS_MAX_NAME_LEN);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			ents = realloc(ents, cap * sizeof(*ents));
+			if (!ents)
+				die("out of memory");
+		}
+		ents[n].name = strdup(d->d_name);
+		ents[n].hash = sffs_crc(d->d_name, strlen(d->d_name));
+		if (asprintf(&p, "%s/%s", path, d->d_name) < 0 ||
+		    lstat(p, &ents[n].st))
+			die("%s: %s", p, strerror(errno));
+		free(p);
+		if (S_ISDIR(ents[n].st.st_mode))
+			subdirs++;
+		n++;
+	}
+	closedir(dp);
+	qsort(ents, n, sizeof(*ents), cmp_entry);
+
+	emit_inode(ino, dst, 2 + subdirs, NULL, 0);
+	dirs++;
+	for (size_t i = 0, coll = 0; i < n; i++) {
+		struct entry *e = &ents[i];
+		uint64_t child, *known = NULL;
+		char *p;
+
+		coll = i && ents[i - 1].hash == e->hash ? coll + 1 : 0;
+		if (coll >= SFFS_MAX_COLLISIONS)
+			die("%s: too many names with one hash", path);
+		if (asprintf(&p, "%s/%s", path, e->name) < 0)
+			die("out of memory");
+		if (!S_ISDIR(e->st.st_mode) && e->st.st_nlink > 1)
+			known = hlink_find(&e->st);
+		if (known) {
+			child = *known;
+		} else {
+			child = next_ino++;
+			if (!S_ISDIR(e->st.st_mode) && e->st.st_nlink > 1) {
+				hl = realloc(hl, (nhl + 1) * sizeof(*hl));
+				if (!hl)
+					die("out of memory");
+				hl[nhl++] = (struct hlink){ e->st.st_dev,
+							    e->st.st_ino, child };
+			}
+			if (S_ISDIR(e->st.st_mode)) {
+				emit_dir(p, child, &e->st);
+			} else if (S_ISLNK(e->st.st_mode)) {
+				char link[SFFS_MAX_SYMLINK_LEN + 1];
+				ssize_t len = readlink(p, link, sizeof(link));
+
+				if (len < 0 || len > (ssize_t)SFFS_MAX_SYMLINK_LEN)
+					die("%s: bad or too long symlink", p);
+				emit_inode(child, &e->st, 1, link, len);
+				others++;
+			} else {
+				/* links inside the tree only */
+				emit_inode(child, &e->st, S_ISREG(e->st.st_mode) ?
+					   e->st.st_nlink : 1, NULL, 0);
+				if (S_ISREG(e->st.st_mode)) {
+					emit_data(child, p, e->st.st_size);
+					files++;
+				} else {
+					others++;
+				}
+			}
+		}
+		emit_dentry(ino, e, coll, child);
+		free(p);
+		free(e->name);
+	}
+	free(ents);
+}
+
+static int cmp_branch(const void *a, const void *b)
+{
+	const struct branch *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->tv != y->tv)
+		return x->tv < y->tv ? -1 : 1;
+	return 0;
+}
+
+/* Pack @n branches into index nodes of @level; return the new branches */
+static struct branch *build_level(struct branch *in, size_t n, unsigned int level,
+				  unsigned int fanout, size_t *out_n)
+{
+	size_t nodes = (n + fanout - 1) / fanout;
+	struct branch *out = calloc(nodes, sizeof(*out));
+	size_t len = sizeof(struct sffs_index_node) +
+		     fanout * sizeof(struct sffs_branch);
+	struct sffs_index_node *ix = malloc(len);
+
+	if (!out || !ix)
+		die("out of memory");
+	for (size_t i = 0; i < nodes; i++) {
+		size_t first = i * fanout;
+		size_t cnt = n - first < fanout ? n - first : fanout;
+		uint32_t nlen = sizeof(*ix) + cnt * sizeof(struct sffs_branch);
+
+		memset(ix, 0, len);
+		ix->level = htole16(level);
+		ix->count = htole16(cnt);
+		for (size_t k = 0; k < cnt; k++) {
+			struct branch *b = &in[first + k];
+
+			ix->branch[k].key.ino = htole64(b->ino);
+			ix->branch[k].key.tv = htole64(b->tv);
+			ix->branch[k].addr = htole64(b->addr);
+			ix->branch[k].len = htole32(b->len);
+		}
+		out[i] = in[first];
+		out[i].addr = emit(ix, nlen, SFFS_NODE_INDEX);
+		out[i].len = nlen;
+	}
+	free(ix);
+	*out_n = nodes;
+	return out;
+}
+
+static void usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+		"usage: mkfs.sffs [options] /dev/mtdN\n"
+		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE -c SIZE\n"
+		"  -r DIR     copy DIR into the new file system\n"
+		"  -U         files are owned by root\n"
+		"  -x COMPR   compression of new data: none, lzo (default), zstd\n"
+		"  -j N       journal erase blocks, 2 to %d (default 8)\n"
+		"  -F N       index fan-out, %d to %d\n"
+		"  -q         quiet\n", SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT,
+		SFFS_MAX_FANOUT);
+	exit(code);
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = NULL, *image = NULL, *target;
+	uint64_t esize = 0, wsize = 0, size = 0, root_addr, free_bytes = 0;
+	unsigned int jcnt = 8, fanout = 0, height = 0;
+	struct sffs_checkpoint_node cp;
+	struct stat rst;
+	uint32_t eb, unit, j;
+	size_t n;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "r:Ux:j:F:o:e:m:c:qh")) != -1) {
+		switch (opt) {
+		case 'r': root = optarg; break;
+		case 'U': squash = true; break;
+		case 'x':
+			if (!strcmp(optarg, "none"))
+				compr = SFFS_COMPR_NONE;
+			else if (!strcmp(optarg, "lzo"))
+				compr = SFFS_COMPR_LZO;
+			else if (!strcmp(optarg, "zstd"))
+				compr = SFFS_COMPR_ZSTD;
+			else
+				die("unknown compression %s", optarg);
+			break;
+		case 'j': jcnt = atoi(optarg); break;
+		case 'F': fanout = atoi(optarg); break;
+		case 'o': image = optarg; break;
+		case 'e': esize = sffs_parse_size(optarg); break;
+		case 'm': wsize = sffs_parse_size(optarg); break;
+		case 'c': size = sffs_parse_size(optarg); break;
+		case 'q': quiet = true; break;
+		case 'h': usage(0); break;
+		default: usage(1);
+		}
+	}
+	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
+		die("-j must be 2 to %d", SFFS_MAX_JOURNAL_BLOCKS);
+	if (image && optind == argc) {
+		target = image;
+		if (!esize || !wsize || !size)
+			die("an image needs -e, -m and -c");
+		unlink(image);
+	} else if (!image && optind == argc - 1) {
+		target = argv[optind];
+	} else {
+		usage(1);
+	}
+	if (sffs_dev_open(&dev, target, true, esize, wsize, size))
+		return 1;
+	if (!dev.is_mtd && !image)
+		die("%s is not an MTD device; use -o for an image", target);
+	if (dev.erase_size < 16 * SFFS_CP_UNIT(dev.write_size) ||
+	    dev.erase_size < 4 * SFFS_BLOCK_SIZE)
+		die("erase blocks of %u bytes are too small", dev.erase_size);
+	if (!fanout) {
+		uint32_t isz = dev.write_size > SFFS_DEF_INDEX_SIZE ?
+			       dev.write_size : SFFS_DEF_INDEX_SIZE;
+
+		fanout = ((isz > 4096 ? 4096 : isz) -
+			  sizeof(struct sffs_index_node)) /
+			 sizeof(struct sffs_branch);
+	}
+	if (fanout < SFFS_MIN_FANOUT || fanout > SFFS_MAX_FANOUT)
+		die("fan-out must be %d to %d", SFFS_MIN_FANOUT, SFFS_MAX_FANOUT);
+	if (sffs_find_anchor(&dev))
+		return 1;
+	for (eb = 0; eb < dev.eb_count; eb++)
+		if (!dev.bad[eb] && sffs_dev_erase(&dev, eb))
+			return 1;
+	first_main = next_good(0);
+
+	/* the tree */
+	if (root) {
+		if (stat(root, &rst) || !S_ISDIR(rst.st_mode))
+			die("%s is not a directory", root);
+		emit_dir(root, SFFS_ROOT_INO, &rst);
+	} else {
+		memset(&rst, 0, sizeof(rst));
+		rst.st_mode = S_IFDIR | 0755;
+		clock_gettime(CLOCK_REALTIME, &rst.st_mtim);
+		rst.st_atim = rst.st_ctim = rst.st_mtim;
+		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0);
+		dirs++;
+	}
+
+	/* the index, bottom-up */
+	qsort(br, nbr, sizeof(*br), cmp_branch);
+	for (n = 1; n < nbr; n++)
+		if (!cmp_branch(&br[n - 1], &br[n]))
+			die("duplicate key (%llu, %#llx)",
+			    (unsigned long long)br[n].ino,
+			    (unsigned long long)br[n].tv);
+	n = nbr;
+	{
+		struct branch *level = br;
+
+		do {
+			struct branch *up = build_level(level, n, height,
+							fanout, &n);
+
+			if (level != br)
+				free(level);
+			level = up;
+			height++;
+		} while (n > 1);
+		root_addr = level[0].addr;
+		memset(&cp, 0, sizeof(cp));
+		cp.index_root_len = htole32(level[0].len);
+		free(level);
+	}
+
+	/* the journal starts in the next good block */
+	memset(cp.journal_eb, 0xff, sizeof(cp.journal_eb));
+	eb = next_good(cur_eb + 1);
+	for (j = 0; j < jcnt && eb < dev.eb_count; eb = next_good(eb + 1))
+		cp.journal_eb[j++] = htole32(eb);
+	if (j < 2)
+		die("not enough space on the device");
+	for (uint32_t b = le32toh(cp.journal_eb[0]); b < dev.eb_count;
+	     b = next_good(b + 1))
+		free_bytes += dev.erase_size;
+
+	cp.version = htole16(SFFS_FORMAT_VERSION);
+	cp.fanout = htole16(fanout);
+	{
+		int fd = open("/dev/urandom", O_RDONLY);
+
+		if (fd < 0 || read(fd, cp.uuid, sizeof(cp.uuid)) != sizeof(cp.uuid))
+			die("no /dev/urandom");
+		close(fd);
+	}
+	cp.erase_size = htole32(dev.erase_size);
+	cp.write_size = htole32(dev.write_size);
+	cp.eb_count = htole32(dev.eb_count);
+	for (int i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+		cp.anchor_eb[i] = htole32(dev.anchor[i]);
+	cp.mkfs_time = htole64(time(NULL));
+	cp.default_compr = compr;
+	cp.commit = htole64(1);
+	cp.max_sqnum = htole64(sqnum + 1);
+	cp.next_ino = htole64(next_ino);
+	cp.index_root = htole64(root_addr);
+	cp.index_height = htole16(height);
+	cp.journal_cnt = htole16(j);
+	cp.jhead = htole64((uint64_t)le32toh(cp.journal_eb[0]) * dev.erase_size);
+	cp.alloc_eb = htole32(le32toh(cp.journal_eb[j - 1]) + 1);
+	cp.free_bytes = htole64(free_bytes);
+	cp.used_bytes = htole64(used_bytes);
+	sffs_seal(&cp, SFFS_NODE_CHECKPOINT, sizeof(cp), sqnum + 1, 0);
+
+	unit = SFFS_CP_UNIT(dev.write_size);
+	{
+		uint8_t *u = malloc(unit);
+
+		if (!u)
+			die("out of memory");
+		memset(u, 0xff, unit);
+		memcpy(u, &cp, sizeof(cp));
+		if (sffs_dev_write(&dev, (uint64_t)dev.anchor[0] * dev.erase_size,
+				   u, unit))
+			die("cannot write the checkpoint");
+		free(u);
+	}
+	if (sffs_dev_close(&dev, target))
+		return 1;
+	if (!quiet)
+		printf("mkfs.sffs: %s: %u blocks of %u KiB, write size %u; %lu files, %lu directories, %lu others; %llu bytes of nodes, index height %u, fan-out %u\n",
+		       target, dev.eb_count, dev.erase_size >> 10, dev.write_size,
+		       files, dirs, others, (unsigned long long)used_bytes,
+		       height, fanout);
+	return 0;
+}

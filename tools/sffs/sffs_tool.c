@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers shared by mkfs.sffs and dump.sffs.
+ *
+ * The device is either an MTD character device, driven through the MTD
+ * ioctls (geometry, bad blocks, erase) and read()/write(), or an image
+ * file of the whole device, kept in RAM, 0xff where never written.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <mtd/mtd-user.h>
+#include "sffs_tool.h"
+
+static uint32_t crc_table[256];
+
+uint32_t sffs_crc(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t crc = SFFS_CRC_SEED;
+
+	if (!crc_table[1]) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t x = i;
+
+			for (int k = 0; k < 8; k++)
+				x = x & 1 ? (x >> 1) ^ 0x82f63b78 : x >> 1;
+			crc_table[i] = x;
+		}
+	}
+	while (len--)
+		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+void sffs_seal(void *node, unsigned int type, uint32_t len, uint64_t sqnum,
+	       unsigned int flags)
+{
+	struct sffs_node_hdr *hdr = node;
+
+	hdr->magic = htole32(SFFS_NODE_MAGIC);
+	hdr->sqnum = htole64(sqnum);
+	hdr->len = htole32(len);
+	hdr->type = type;
+	hdr->flags = flags;
+	memset(hdr->reserved, 0, sizeof(hdr->reserved));
+	hdr->data_crc = htole32(sffs_crc((uint8_t *)node + sizeof(*hdr),
+					 len - sizeof(*hdr)));
+	hdr->hdr_crc = htole32(sffs_crc((uint8_t *)node + 8, sizeof(*hdr) - 8));
+}
+
+/* 0 if intact, 1 if erased, -1 if corrupt: the kernel's rules */
+int sffs_check(const void *node, size_t avail)
+{
+	const struct sffs_node_hdr *hdr = node;
+	uint32_t len;
+
+	if (avail < sizeof(*hdr))
+		return -1;
+	if (le32toh(hdr->magic) == 0xffffffff)
+		return 1;
+	if (le32toh(hdr->magic) != SFFS_NODE_MAGIC ||
+	    le32toh(hdr->hdr_crc) != sffs_crc((uint8_t *)node + 8, 24))
+		return -1;
+	len = le32toh(hdr->len);
+	if (len < sizeof(*hdr) || len > avail ||
+	    le32toh(hdr->data_crc) != sffs_crc((uint8_t *)node + 32, len - 32))
+		return -1;
+	return 0;
+}
+
+uint64_t sffs_parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 0);
+
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	return *end ? 0 : v;
+}
+
+static bool is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+int sffs_dev_open(struct sffs_dev *d, const char *path, bool write,
+		  uint32_t erase_size, uint32_t write_size, uint64_t size)
+{
+	struct mtd_info_user mi;
+	struct stat st;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = open(path, write ? O_RDWR | O_CREAT : O_RDONLY, 0644);
+	if (d->fd < 0) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(d->fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    ioctl(d->fd, MEMGETINFO, &mi) == 0) {
+		d->is_mtd = true;
+		erase_size = mi.erasesize;
+		write_size = mi.writesize;
+		size = mi.size;
+	} else if (!size) {
+		size = st.st_size;	/* an existing image */
+	}
+	if (!is_pow2(erase_size) || !is_pow2(write_size) ||
+	    erase_size % write_size || !size || size % erase_size) {
+		fprintf(stderr, "%s: bad geometry: erase size %u, write size %u, size %llu\n",
+			path, erase_size, write_size, (unsigned long long)size);
+		return -1;
+	}
+	d->erase_size = erase_size;
+	d->write_size = write_size;
+	d->size = size;
+	d->eb_count = size / erase_size;
+	d->bad = calloc(d->eb_count, 1);
+	if (!d->bad)
+		return -1;
+	if (d->is_mtd) {
+		for (uint32_t eb = 0; eb < d->eb_count; eb++) {
+			loff_t offs = (loff_t)eb * erase_size;
+
+			d->bad[eb] = ioctl(d->fd, MEMGETBADBLOCK, &offs) > 0;
+		}
+		return 0;
+	}
+	d->image = malloc(size);
+	if (!d->image) {
+		fprintf(stderr, "%s: no memory for a %llu byte image\n", path,
+			(unsigned long long)size);
+		return -1;
+	}
+	memset(d->image, 0xff, size);
+	if (!write || st.st_size) {
+		ssize_t got = pread(d->fd, d->image, size, 0);
+
+		if (got < 0 || (!write && (uint64_t)got != size)) {
+			fprintf(stderr, "%s: short image\n", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int sffs_dev_close(struct sffs_dev *d, const char *path)
+{
+	int err = 0;
+
+	if (d->image && d->fd >= 0 &&
+	    (fcntl(d->fd, F_GETFL) & O_ACCMODE) == O_RDWR) {
+		if (ftruncate(d->fd, d->size) ||
+		    pwrite(d->fd, d->image, d->size, 0) != (ssize_t)d->size) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			err = -1;
+		}
+	}
+	if (d->fd >= 0 && close(d->fd))
+		err = -1;
+	free(d->image);
+	free(d->bad);
+	return err;
+}
+
+int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
+{
+	if (addr + len > d->size)
+		return -1;
+	if (d->image) {
+		memcpy(buf, d->image + addr, len);
+		return 0;
+	}
+	return pread(d->fd, buf, len, addr) == (ssize_t)len ? 0 : -1;
+}
+
+int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
+		   size_t len)
+{
+	if (addr + len > d->size)
+		return -1;
+	if (d->image) {
+		memcpy(d->image + addr, buf, len);
+		return 0;
+	}
+	if (pwrite(d->fd, buf, len, addr) != (ssize_t)len) {
+		fprintf(stderr, "write of %zu bytes at %llu: %s\n", len,
+			(unsigned long long)addr, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int sffs_dev_erase(struct sffs_dev *d, uint32_t eb)
+{
+	struct erase_info_user ei = {
+		.start = eb * d->erase_size, .length = d->erase_size,
+	};
+
+	if (d->image) {
+		memset(d->image + (uint64_t)eb * d->erase_size, 0xff,
+		       d->erase_size);
+		return 0;
+	}
+	if (ioctl(d->fd, MEMERASE, &ei)) {
+		fprintf(stderr, "erase of block %u: %s\n", eb, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The first four good blocks among the first sixteen */
+int sffs_find_anchor(struct sffs_dev *d)
+{
+	unsigned int n = 0;
+
+	for (uint32_t eb = 0; eb < SFFS_ANCHOR_SEARCH && eb < d->eb_count &&
+	     n < SFFS_ANCHOR_BLOCKS; eb++)
+		if (!d->bad[eb])
+			d->anchor[n++] = eb;
+	if (n < SFFS_ANCHOR_BLOCKS) {
+		fprintf(stderr, "fewer than %d good blocks among the first %d\n",
+			SFFS_ANCHOR_BLOCKS, SFFS_ANCHOR_SEARCH);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t unit_addr(struct sffs_dev *d, unsigned int slot, uint32_t n)
+{
+	uint32_t unit = SFFS_CP_UNIT(d->write_size);
+	uint32_t upb = d->erase_size / unit;
+
+	return (uint64_t)d->anchor[2 * slot + n / upb] * d->erase_size +
+	       (uint64_t)(n % upb) * unit;
+}
+
+/* As the kernel does: binary search of each slot, newest commit wins */
+int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
+			 unsigned int *reads)
+{
+	uint32_t unit = SFFS_CP_UNIT(d->write_size);
+	uint32_t units = 2 * (d->erase_size / unit);
+	uint8_t *buf = malloc(unit);
+	uint64_t best = 0;
+	bool found = false;
+
+	*reads = 0;
+	for (unsigned int slot = 0; slot < 2; slot++) {
+		uint32_t lo = 0, hi = units;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			uint32_t magic;
+
+			(*reads)++;
+			if (sffs_dev_read(d, unit_addr(d, slot, mid), &magic, 4))
+				goto err;
+			if (magic != 0xffffffff)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint32_t n = lo, tries = 0; n && tries < 4; n--, tries++) {
+			struct sffs_checkpoint_node *c = (void *)buf;
+
+			(*reads)++;
+			if (sffs_dev_read(d, unit_addr(d, slot, n - 1), buf, unit))
+				goto err;
+			if (sffs_check(buf, unit) || c->hdr.type != SFFS_NODE_CHECKPOINT ||
+			    le32toh(c->hdr.len) != sizeof(*c))
+				continue;
+			if (!found || le64toh(c->commit) > best) {
+				memcpy(cp, c, sizeof(*cp));
+				best = le64toh(c->commit);
+				found = true;
+			}
+			break;
+		}
+	}
+	free(buf);
+	return found ? 0 : -1;
+err:
+	free(buf);
+	return -1;
+}

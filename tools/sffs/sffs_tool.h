@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What mkfs.sffs and dump.sffs share: checksums, node sealing and
+ * checking, and access to an MTD device or an image file.
+ */
+#ifndef SFFS_TOOL_H
+#define SFFS_TOOL_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define __packed __attribute__((packed))
+#include "sffs-media.h"
+
+#define ALIGN8(x)	(((x) + 7) & ~(uint64_t)7)
+
+struct sffs_dev {
+	int fd;
+	bool is_mtd;
+	uint32_t erase_size;
+	uint32_t write_size;
+	uint32_t eb_count;
+	uint64_t size;
+	uint8_t *bad;		/* one byte per erase block */
+	uint8_t *image;		/* image mode: the whole device in RAM */
+	uint32_t anchor[SFFS_ANCHOR_BLOCKS];
+};
+
+uint32_t sffs_crc(const void *buf, size_t len);
+void sffs_seal(void *node, unsigned int type, uint32_t len, uint64_t sqnum,
+	       unsigned int flags);
+int sffs_check(const void *node, size_t avail);
+int sffs_dev_open(struct sffs_dev *d, const char *path, bool write,
+		  uint32_t erase_size, uint32_t write_size, uint64_t size);
+int sffs_dev_close(struct sffs_dev *d, const char *path);
+int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len);
+int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
+		   size_t len);
+int sffs_dev_erase(struct sffs_dev *d, uint32_t eb);
+int sffs_find_anchor(struct sffs_dev *d);
+int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
+			 unsigned int *reads);
+uint64_t sffs_parse_size(const char *s);
+
+#endif

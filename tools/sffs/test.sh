@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# test.sh [BINDIR]: build images of a generated tree with mkfs.sffs in
+# three geometries, check them with dump.sffs, and check that dump.sffs
+# notices a flipped byte.  TAP output; exit status 1 on failure.
+set -u
+bin=${1:-$(dirname "$0")}
+[ -n "$bin" ] || bin=.
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+n=0
+fail=0
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fail=1
+	fi
+}
+
+t=$work/tree
+mkdir -p "$t/dir/sub" "$t/many"
+for s in 0 1 4095 4096 4097 1048576; do
+	head -c "$s" /dev/urandom >"$t/size$s"
+done
+{ head -c 4096 /dev/urandom; head -c 4096 /dev/zero;
+  head -c 100 /dev/urandom; } >"$t/hole"
+echo nested >"$t/dir/sub/file"
+ln -s dir/sub/file "$t/symlink"
+ln "$t/size4097" "$t/hardlink"
+mkfifo "$t/fifo"
+i=0
+while [ "$i" -lt 300 ]; do
+	: >"$t/many/f$i"
+	i=$((i + 1))
+done
+
+for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
+	set -- $geo
+	img=$work/img
+	rc=0
+	"$bin/mkfs.sffs" -q -o "$img" -e "$1" -m "$2" -c "$3" -r "$t" || rc=1
+	ok "$rc" "mkfs.sffs -r, erase $1 write $2"
+	rc=0
+	"$bin/dump.sffs" -l -e "$1" -m "$2" "$img" >"$work/dump" || rc=1
+	for f in size0 size1 size4095 size4096 size4097 size1048576 hole \
+		 dir/sub/file symlink hardlink fifo many/f0 many/f299; do
+		grep -q " /$f\( \|$\)" "$work/dump" || {
+			echo "# /$f missing"
+			rc=1
+		}
+	done
+	grep -q "^- 0644 2 4097 .* /hardlink$" "$work/dump" || rc=1
+	grep -q " /symlink -> dir/sub/file$" "$work/dump" || rc=1
+	[ "$(grep -c ' /many/' "$work/dump")" -eq 300 ] || rc=1
+	grep -q "^- [0-7]* 1 8292 .* /hole$" "$work/dump" || rc=1
+	ok "$rc" "dump.sffs lists the tree, erase $1 write $2"
+done
+
+# one flipped byte in the first node after the anchor must be found
+size=$(stat -c %s "$img")
+printf '\001' | dd of="$img" bs=1 seek=$((4 * 65536 + 40)) conv=notrunc \
+	2>/dev/null
+rc=0
+"$bin/dump.sffs" -e 64K -m 1 "$img" >"$work/dump" && rc=1
+grep -q "^error: bad node" "$work/dump" || rc=1
+ok "$rc" "dump.sffs finds a corrupt node ($size byte image)"
+echo "1..$n"
+exit "$fail"
