@@ -69,22 +69,38 @@ static uint32_t next_good(uint32_t eb)
 	return eb;
 }
 
+/*
+ * The block being filled is built in RAM and written in whole pages when
+ * it is left: NAND takes only page-aligned writes, in page order.
+ */
+static uint8_t *blk;
+
+static void flush_block(void)
+{
+	uint32_t len = (cur_off + dev.write_size - 1) & ~(dev.write_size - 1);
+	uint64_t addr = (uint64_t)cur_eb * dev.erase_size;
+
+	if (cur_valid && len && sffs_dev_write(&dev, addr, blk, len))
+		die("cannot write block %u", cur_eb);
+}
+
 /* Append a sealed node to the main area; return its address */
 static uint64_t emit(void *node, uint32_t len, unsigned int type)
 {
 	uint64_t addr;
 
 	if (!cur_valid || cur_off + ALIGN8(len) > dev.erase_size) {
+		flush_block();
 		cur_eb = cur_valid ? next_good(cur_eb + 1) : first_main;
 		cur_off = 0;
 		cur_valid = true;
 		if (cur_eb >= dev.eb_count)
 			die("not enough space on the device");
+		memset(blk, 0xff, dev.erase_size);
 	}
 	sffs_seal(node, type, len, ++sqnum, 0);
 	addr = (uint64_t)cur_eb * dev.erase_size + cur_off;
-	if (sffs_dev_write(&dev, addr, node, len))
-		die("cannot write at %llu", (unsigned long long)addr);
+	memcpy(blk + cur_off, node, len);
 	cur_off += ALIGN8(len);
 	used_bytes += ALIGN8(len);
 	return addr;
@@ -238,7 +254,7 @@ static void emit_dentry(uint64_t dir, const struct entry *e, uint32_t coll,
 		  ((uint64_t)e->hash << SFFS_HASH_SHIFT) | coll);
 }
 
-/* Write directory @path as inode @ino; return its number of subdirs */
+/* Write directory @path, and everything below it, as inode @ino */
 static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 {
 	struct entry *ents = NULL;
@@ -463,6 +479,9 @@ int main(int argc, char **argv)
 		if (!dev.bad[eb] && sffs_dev_erase(&dev, eb))
 			return 1;
 	first_main = next_good(0);
+	blk = malloc(dev.erase_size);
+	if (!blk)
+		die("out of memory");
 
 	/* the tree */
 	if (root) {
@@ -503,6 +522,8 @@ int main(int argc, char **argv)
 		cp.index_root_len = htole32(level[0].len);
 		free(level);
 	}
+
+	flush_block();
 
 	/* the journal starts in the next good block */
 	memset(cp.journal_eb, 0xff, sizeof(cp.journal_eb));
