@@ -12,6 +12,7 @@
  * a consistency check.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
 #include <endian.h>
 #include <getopt.h>
 #include <stdarg.h>

@@ -12,6 +12,7 @@
  * Documentation/filesystems/sffs.rst for the format.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>

@@ -6,6 +6,7 @@
  * ioctls (geometry, bad blocks, erase) and read()/write(), or an image
  * file of the whole device, kept in RAM, 0xff where never written.
  */
+#define _FILE_OFFSET_BITS 64
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>

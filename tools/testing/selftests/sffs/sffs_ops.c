@@ -11,6 +11,7 @@
  * system that claims POSIX semantics, which is how its checks are checked.
  */
 #define _GNU_SOURCE
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
