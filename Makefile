@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit kernel ksft qemu-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test
+	harness-test tools-test bench-flash
 
 all: demo
 
@@ -106,11 +106,15 @@ harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
 
+## make bench-flash   SFFS against UBIFS and JFFS2 at 256 MiB, 1 GiB, 4 GiB
+bench-flash: kernel ksft
+	@$(H)/bench-flash.sh $(OBJ) $(KSFT) $(OUT)/bench
+
 ## make tools-test    build tools/sffs for the host and test them on images
-tools-test:
+tools-test: tree
 	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs
-	@$(MAKE) -s -C tools/sffs OUTPUT=$(BUILD)/tools-sffs/
-	@tools/sffs/test.sh $(BUILD)/tools-sffs | tee $(OUT)/tools-test.txt; \
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	@$(TREE)/tools/sffs/test.sh $(BUILD)/tools-sffs | tee $(OUT)/tools-test.txt; \
 	p=$$(grep -c '^ok ' $(OUT)/tools-test.txt); \
 	f=$$(grep -c '^not ok ' $(OUT)/tools-test.txt); \
 	echo "tools-test: $$p passed, $$f failed" > $(RESULTS)/tools-test; \

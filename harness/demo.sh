@@ -39,7 +39,7 @@ rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$out/summary.txt" | sed 's/^/   /'
 
 echo
-echo "== Mainline 6.1 baselines measured in this boot"
+echo "== Mainline 6.1 baselines and the series, measured in this boot"
 python3 - "$out/result.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -55,6 +55,8 @@ rows = [
     ('flash', 'UBIFS write', 'ubifs_write_s', 'SFFS'),
     ('flash', 'UBI attach (scan)', 'ubi_attach_ms', ''),
     ('flash', 'UBIFS mount', 'ubifs_mount_ms', 'SFFS: < 30 ms'),
+    ('series', 'SFFS write', 'sffs_write_s', 'same files, same nandsim'),
+    ('series', 'SFFS mount', 'sffs_mount_ms', 'no scan: constant time'),
 ]
 print('   %-6s %-24s %14s   %s' % ('area', 'what', 'measured', 'series target'))
 for area, what, key, target in rows:

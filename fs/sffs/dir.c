@@ -549,6 +549,7 @@ const struct inode_operations sffs_dir_inode_operations = {
 	.mknod		= sffs_mknod,
 	.rename		= sffs_rename,
 	.setattr	= sffs_setattr,
+	.listxattr	= sffs_listxattr,
 };
 
 const struct file_operations sffs_dir_operations = {

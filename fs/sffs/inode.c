@@ -13,6 +13,8 @@
  * timestamps and sizes written through the page cache reach the flash by
  * write_inode() at writeback, or at fsync.
  */
+#include <linux/fs.h>
+#include <linux/fileattr.h>
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/pagemap.h>
@@ -117,6 +119,8 @@ static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in
 	inode->i_rdev = new_decode_dev(le32_to_cpu(in->rdev));
 	si->compr = in->compr;
 	si->flags = le32_to_cpu(in->flags);
+	si->xattr_cnt = le32_to_cpu(in->xattr_cnt);
+	si->xattr_size = le32_to_cpu(in->xattr_size);
 
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFREG:
@@ -243,6 +247,8 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	in->nlink = cpu_to_le32(inode->i_nlink);
 	in->flags = cpu_to_le32(SFFS_I(inode)->flags);
 	in->rdev = cpu_to_le32(new_encode_dev(inode->i_rdev));
+	in->xattr_cnt = cpu_to_le32(SFFS_I(inode)->xattr_cnt);
+	in->xattr_size = cpu_to_le32(SFFS_I(inode)->xattr_size);
 	in->data_len = cpu_to_le16(dlen);
 	in->compr = SFFS_I(inode)->compr;
 	if (dlen)
@@ -368,18 +374,54 @@ static int sffs_getattr(struct user_namespace *mnt_userns,
 	return 0;
 }
 
+/*
+ * Per-file compression, as chattr sees it: +c compresses new data with
+ * the mount's algorithm, -c (or FS_NOCOMP_FL) stores it raw.
+ */
+static int sffs_fileattr_get(struct dentry *dentry, struct fileattr *fa)
+{
+	fileattr_fill_flags(fa, SFFS_I(d_inode(dentry))->compr ?
+			    FS_COMPR_FL : FS_NOCOMP_FL);
+	return 0;
+}
+
+static int sffs_fileattr_set(struct user_namespace *mnt_userns,
+			     struct dentry *dentry, struct fileattr *fa)
+{
+	struct inode *inode = d_inode(dentry);
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	u8 compr;
+
+	if (fileattr_has_fsx(fa) || fa->flags & ~(FS_COMPR_FL | FS_NOCOMP_FL))
+		return -EOPNOTSUPP;
+	if (fa->flags & FS_COMPR_FL && !(fa->flags & FS_NOCOMP_FL))
+		compr = c->compr ?: SFFS_COMPR_LZO;
+	else
+		compr = SFFS_COMPR_NONE;
+	if (compr && !c->tfm[compr])
+		return -EOPNOTSUPP;
+	SFFS_I(inode)->compr = compr;
+	inode->i_ctime = current_time(inode);
+	return sffs_write_inode_now(inode);
+}
+
 const struct inode_operations sffs_file_inode_operations = {
+	.fileattr_get	= sffs_fileattr_get,
+	.fileattr_set	= sffs_fileattr_set,
+	.listxattr	= sffs_listxattr,
 	.setattr	= sffs_setattr,
 	.getattr	= sffs_getattr,
 };
 
 const struct inode_operations sffs_symlink_inode_operations = {
+	.listxattr	= sffs_listxattr,
 	.get_link	= simple_get_link,
 	.setattr	= sffs_setattr,
 	.getattr	= sffs_getattr,
 };
 
 const struct inode_operations sffs_special_inode_operations = {
+	.listxattr	= sffs_listxattr,
 	.setattr	= sffs_setattr,
 	.getattr	= sffs_getattr,
 };

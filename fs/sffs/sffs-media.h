@@ -16,13 +16,9 @@
 #ifndef __SFFS_MEDIA_H__
 #define __SFFS_MEDIA_H__
 
-#ifdef __KERNEL__
+/* in user space, from tools/include */
 #include <linux/build_bug.h>
 #include <linux/types.h>
-#else
-/* user space (tools/sffs) defines __packed and static_assert itself */
-#include <linux/types.h>
-#endif
 
 #define SFFS_NODE_MAGIC		0x53464653	/* "SFFS" read as LE bytes */
 #define SFFS_FORMAT_VERSION	1
@@ -126,7 +122,7 @@ enum sffs_key_type {
 };
 
 #define SFFS_KEY_TYPE_SHIFT	60
-#define SFFS_KEY_VALUE_MASK	((1ULL << SFFS_KEY_TYPE_SHIFT) - 1)
+#define SFFS_KEY_VALUE_MASK	0x0fffffffffffffffULL	/* low 60 bits */
 #define SFFS_HASH_SHIFT		8
 #define SFFS_MAX_COLLISIONS	256
 

@@ -27,6 +27,7 @@ struct crypto_comp;
  * @io: flash I/O
  * @j: the journal and the index
  * @rbuf: a leaf node read from flash, under @mutex
+ * @xbuf: an xattr node read from flash, under @mutex
  * @dbuf: a data node being written, under @mutex
  * @cbuf: compression output, under @mutex
  * @tfm: compressors by &enum sffs_compr
@@ -44,6 +45,7 @@ struct sffs_info {
 	struct sffs_io io;
 	struct sffs_journal j;
 	void *rbuf;
+	struct sffs_xattr_node *xbuf;
 	void *dbuf;
 	void *cbuf;
 	struct crypto_comp *tfm[SFFS_COMPR_TYPES];
@@ -61,11 +63,15 @@ struct sffs_info {
  * @vfs_inode: the VFS inode
  * @compr: compression of this file's new data
  * @flags: on-flash inode flags
+ * @xattr_cnt: number of extended attributes
+ * @xattr_size: bytes of their names and values
  */
 struct sffs_inode {
 	struct inode vfs_inode;
 	u8 compr;
 	u32 flags;
+	u32 xattr_cnt;
+	u32 xattr_size;
 };
 
 static inline struct sffs_info *SFFS_SB(const struct super_block *sb)
@@ -105,6 +111,10 @@ extern const struct address_space_operations sffs_aops;
 int sffs_compr_init(struct sffs_info *c);
 void sffs_compr_exit(struct sffs_info *c);
 int sffs_truncate_block(struct inode *inode, loff_t size);
+
+/* xattr.c */
+extern const struct xattr_handler *sffs_xattr_handlers[];
+ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size);
 
 /* debug.c */
 void sffs_debugfs_init(struct sffs_info *c);

@@ -34,6 +34,8 @@ static struct inode *sffs_alloc_inode(struct super_block *sb)
 		return NULL;
 	si->compr = 0;
 	si->flags = 0;
+	si->xattr_cnt = 0;
+	si->xattr_size = 0;
 	return &si->vfs_inode;
 }
 
@@ -229,7 +231,9 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&c->mutex);
 	c->rbuf = kmalloc(SFFS_MAX_LEAF_LEN, GFP_KERNEL);
 	c->dbuf = kmalloc(SFFS_MAX_LEAF_LEN, GFP_KERNEL);
-	if (!c->rbuf || !c->dbuf)
+	c->xbuf = kmalloc(struct_size(c->xbuf, data, SFFS_MAX_XATTR_NAME +
+					       SFFS_MAX_XATTR_VALUE), GFP_KERNEL);
+	if (!c->rbuf || !c->dbuf || !c->xbuf)
 		return -ENOMEM;
 	err = sffs_io_init(&c->io, sb->s_mtd, sb_rdonly(sb));
 	if (err)
@@ -256,6 +260,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	sb->s_magic = SFFS_SUPER_MAGIC;
 	sb->s_op = &sffs_super_ops;
+	sb->s_xattr = sffs_xattr_handlers;
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_blocksize = SFFS_BLOCK_SIZE;
 	sb->s_blocksize_bits = SFFS_BLOCK_SHIFT;
@@ -375,6 +380,7 @@ static void sffs_kill_sb(struct super_block *sb)
 	kill_mtd_super(sb);
 	if (c) {
 		kfree(c->rbuf);
+		kfree(c->xbuf);
 		kfree(c->dbuf);
 	}
 	kfree(c);

@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
+#define USAGE "usage: dump.sffs [-l] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n"
+
 struct leaf {
 	uint64_t ino, tv, addr;
 	uint32_t len;
@@ -34,8 +36,9 @@ static unsigned long errors, index_nodes, per_type[SFFS_NODE_TYPES];
 static uint64_t leaf_bytes, last_ino, last_tv;
 static bool have_last;
 
-static void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void error(const char *fmt, ...)
+static void report(const char *fmt, ...) __printf(1, 2);
+
+static void report(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -54,8 +57,8 @@ static void *read_node(uint64_t addr, uint32_t len)
 	if (!buf || !len || sffs_dev_read(&dev, addr, buf, len) ||
 	    sffs_check(buf, len) ||
 	    le32toh(((struct sffs_node_hdr *)buf)->len) != len) {
-		error("bad node at %llu, length %u",
-		      (unsigned long long)addr, len);
+		report("bad node at %llu, length %u",
+		       (unsigned long long)addr, len);
 		free(buf);
 		return NULL;
 	}
@@ -77,8 +80,8 @@ static void check_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 	struct sffs_key *k;
 
 	if (have_last && (ino < last_ino || (ino == last_ino && tv <= last_tv)))
-		error("key (%llu, %#llx) out of order", (unsigned long long)ino,
-		      (unsigned long long)tv);
+		report("key (%llu, %#llx) out of order", (unsigned long long)ino,
+		       (unsigned long long)tv);
 	have_last = true;
 	last_ino = ino;
 	last_tv = tv;
@@ -87,14 +90,14 @@ static void check_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 		return;
 	if (ktype > SFFS_KEY_EBT ||
 	    ((struct sffs_node_hdr *)node)->type != key_node_type[ktype]) {
-		error("node at %llu has type %u for a key of type %u",
-		      (unsigned long long)addr,
+		report("node at %llu has type %u for a key of type %u",
+		       (unsigned long long)addr,
 		      ((struct sffs_node_hdr *)node)->type, ktype);
 	} else if (ktype != SFFS_KEY_EBT) {
 		k = (void *)(node + sizeof(struct sffs_node_hdr));
 		if (le64toh(k->ino) != ino || le64toh(k->tv) != tv)
-			error("node at %llu has another key than its branch",
-			      (unsigned long long)addr);
+			report("node at %llu has another key than its branch",
+			       (unsigned long long)addr);
 	}
 	per_type[((struct sffs_node_hdr *)node)->type % SFFS_NODE_TYPES]++;
 	leaf_bytes += len;
@@ -122,8 +125,8 @@ static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 	if (ix->hdr.type != SFFS_NODE_INDEX || le16toh(ix->level) != level ||
 	    !cnt || cnt > fanout ||
 	    len != sizeof(*ix) + cnt * sizeof(struct sffs_branch)) {
-		error("bad index node at %llu (level %u, want %d, %u branches)",
-		      (unsigned long long)addr, le16toh(ix->level), level, cnt);
+		report("bad index node at %llu (level %u, want %d, %u branches)",
+		       (unsigned long long)addr, le16toh(ix->level), level, cnt);
 		free(ix);
 		return;
 	}
@@ -163,7 +166,7 @@ static void list(uint64_t dir, const char *prefix, int depth)
 	struct leaf *l;
 
 	if (depth > 64) {
-		error("directories nested too deep");
+		report("directories nested too deep");
 		return;
 	}
 	for (l = find(dir, from); l && l < leaves + nleaves && l->ino == dir &&
@@ -180,8 +183,8 @@ static void list(uint64_t dir, const char *prefix, int depth)
 			 le16toh(de->name_len), de->name);
 		il = find(le64toh(de->target), 0);
 		if (!il || il->ino != le64toh(de->target) || il->tv) {
-			error("%s: inode %llu is not in the index", path,
-			      (unsigned long long)le64toh(de->target));
+			report("%s: inode %llu is not in the index", path,
+			       (unsigned long long)le64toh(de->target));
 			free(de);
 			continue;
 		}
@@ -218,16 +221,22 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "le:m:h")) != -1) {
 		switch (opt) {
-		case 'l': do_list = true; break;
-		case 'e': esize = sffs_parse_size(optarg); break;
-		case 'm': wsize = sffs_parse_size(optarg); break;
+		case 'l':
+			do_list = true;
+			break;
+		case 'e':
+			esize = sffs_parse_size(optarg);
+			break;
+		case 'm':
+			wsize = sffs_parse_size(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: dump.sffs [-l] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n");
+			fputs(USAGE, stderr);
 			return opt == 'h' ? 0 : 1;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: dump.sffs [-l] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n");
+		fputs(USAGE, stderr);
 		return 1;
 	}
 	if (sffs_dev_open(&dev, argv[optind], false, esize, wsize, 0) ||
@@ -268,13 +277,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)le64toh(cp.dirty_bytes),
 	       (unsigned long long)le64toh(cp.used_bytes));
 	if (le16toh(cp.version) != SFFS_FORMAT_VERSION)
-		error("unknown format version");
+		report("unknown format version");
 	if (le32toh(cp.erase_size) != dev.erase_size ||
 	    le32toh(cp.write_size) != dev.write_size)
-		error("geometry differs from the device's (use -e and -m)");
+		report("geometry differs from the device's (use -e and -m)");
 	if (!height || height > 16 || fanout < SFFS_MIN_FANOUT ||
 	    fanout > SFFS_MAX_FANOUT)
-		error("bad index height or fan-out");
+		report("bad index height or fan-out");
 	else
 		walk(le64toh(cp.index_root), le32toh(cp.index_root_len),
 		     height - 1, fanout);
@@ -284,7 +293,7 @@ int main(int argc, char **argv)
 	       per_type[SFFS_NODE_INODE], per_type[SFFS_NODE_DATA],
 	       per_type[SFFS_NODE_DENTRY], per_type[SFFS_NODE_XATTR]);
 	if (!find(SFFS_ROOT_INO, 0) || find(SFFS_ROOT_INO, 0)->ino != SFFS_ROOT_INO)
-		error("no root inode");
+		report("no root inode");
 	else if (do_list)
 		list(SFFS_ROOT_INO, "", 0);
 	printf("errors: %lu\n", errors);

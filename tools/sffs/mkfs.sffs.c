@@ -42,7 +42,7 @@ static bool cur_valid, squash, quiet;
 static uint8_t compr = SFFS_COMPR_LZO;
 static unsigned long files, dirs, others;
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void die(const char *fmt, ...) __printf(1, 2);
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -223,6 +223,7 @@ struct hlink {
 	ino_t ino;
 	uint64_t sffs_ino;
 };
+
 static struct hlink *hl;
 static size_t nhl;
 
@@ -394,11 +395,12 @@ static struct branch *build_level(struct branch *in, size_t n, unsigned int leve
 	return out;
 }
 
-static void usage(int code)
+static void print_usage(int code)
 {
 	fprintf(code ? stderr : stdout,
 		"usage: mkfs.sffs [options] /dev/mtdN\n"
-		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE -c SIZE\n"
+		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE\n"
+		"                 -c SIZE\n"
 		"  -r DIR     copy DIR into the new file system\n"
 		"  -U         files are owned by root\n"
 		"  -x COMPR   compression of new data: none, lzo (default), zstd\n"
@@ -422,8 +424,12 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "r:Ux:j:F:o:e:m:c:qh")) != -1) {
 		switch (opt) {
-		case 'r': root = optarg; break;
-		case 'U': squash = true; break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'U':
+			squash = true;
+			break;
 		case 'x':
 			if (!strcmp(optarg, "none"))
 				compr = SFFS_COMPR_NONE;
@@ -434,15 +440,32 @@ int main(int argc, char **argv)
 			else
 				die("unknown compression %s", optarg);
 			break;
-		case 'j': jcnt = atoi(optarg); break;
-		case 'F': fanout = atoi(optarg); break;
-		case 'o': image = optarg; break;
-		case 'e': esize = sffs_parse_size(optarg); break;
-		case 'm': wsize = sffs_parse_size(optarg); break;
-		case 'c': size = sffs_parse_size(optarg); break;
-		case 'q': quiet = true; break;
-		case 'h': usage(0); break;
-		default: usage(1);
+		case 'j':
+			jcnt = atoi(optarg);
+			break;
+		case 'F':
+			fanout = atoi(optarg);
+			break;
+		case 'o':
+			image = optarg;
+			break;
+		case 'e':
+			esize = sffs_parse_size(optarg);
+			break;
+		case 'm':
+			wsize = sffs_parse_size(optarg);
+			break;
+		case 'c':
+			size = sffs_parse_size(optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			print_usage(0);
+			break;
+		default:
+			print_usage(1);
 		}
 	}
 	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
@@ -455,7 +478,7 @@ int main(int argc, char **argv)
 	} else if (!image && optind == argc - 1) {
 		target = argv[optind];
 	} else {
-		usage(1);
+		print_usage(1);
 	}
 	if (sffs_dev_open(&dev, target, true, esize, wsize, size))
 		return 1;
@@ -493,7 +516,8 @@ int main(int argc, char **argv)
 		memset(&rst, 0, sizeof(rst));
 		rst.st_mode = S_IFDIR | 0755;
 		clock_gettime(CLOCK_REALTIME, &rst.st_mtim);
-		rst.st_atim = rst.st_ctim = rst.st_mtim;
+		rst.st_atim = rst.st_mtim;
+		rst.st_ctim = rst.st_mtim;
 		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0);
 		dirs++;
 	}
@@ -581,7 +605,9 @@ int main(int argc, char **argv)
 	if (sffs_dev_close(&dev, target))
 		return 1;
 	if (!quiet)
-		printf("mkfs.sffs: %s: %u blocks of %u KiB, write size %u; %lu files, %lu directories, %lu others; %llu bytes of nodes, index height %u, fan-out %u\n",
+		printf("mkfs.sffs: %s: %u blocks of %u KiB, write size %u\n"
+		       "mkfs.sffs: %lu files, %lu directories, %lu others\n"
+		       "mkfs.sffs: %llu bytes of nodes, index height %u, fan-out %u\n",
 		       target, dev.eb_count, dev.erase_size >> 10, dev.write_size,
 		       files, dirs, others, (unsigned long long)used_bytes,
 		       height, fanout);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define __packed __attribute__((packed))
+#include <linux/compiler.h>		/* tools/include: __packed, __printf */
 #include "sffs-media.h"
 
 #define ALIGN8(x)	(((x) + 7) & ~(uint64_t)7)

@@ -20,17 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
-#ifndef RENAME_NOREPLACE
-#define RENAME_NOREPLACE	(1 << 0)
-#define RENAME_EXCHANGE		(1 << 1)
-#endif
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define BIG_DIR_ENTRIES	20000
 #define SPARSE_OFF	(5ULL << 30)
@@ -52,13 +52,16 @@ static void result(int ok, const char *fmt, ...)
 		nfail++;
 }
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s failed (errno %d: %s)\n", __func__,	\
-		       __LINE__, #cond, errno, strerror(errno));	\
-		return 0;						\
-	}								\
-} while (0)
+static int check(int ok, const char *what, const char *func, int line)
+{
+	if (!ok)
+		printf("# %s:%d: %s failed (errno %d: %s)\n", func, line, what,
+		       errno, strerror(errno));
+	return ok;
+}
+
+/* A check that fails the test: "if (FAILS(cond)) return 0;" */
+#define FAILS(cond)	(!check(!!(cond), #cond, __func__, __LINE__))
 
 static char *path(const char *name)
 {
@@ -131,10 +134,12 @@ static int t_write_read(void)
 	char name[64];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		snprintf(name, sizeof(name), "size%zu", sizes[i]);
-		CHECK(write_file(name, i, sizes[i]));
-		CHECK(check_file(name, i, sizes[i]));
+		if (FAILS(write_file(name, i, sizes[i])))
+			return 0;
+		if (FAILS(check_file(name, i, sizes[i])))
+			return 0;
 	}
 	return 1;
 }
@@ -145,21 +150,31 @@ static int t_truncate(void)
 	struct stat st;
 	int fd, i;
 
-	CHECK(write_file("trunc", 7, 10000));
-	CHECK(truncate(path("trunc"), 5000) == 0);
-	CHECK(truncate(path("trunc"), 9000) == 0);
-	CHECK(stat(path("trunc"), &st) == 0 && st.st_size == 9000);
+	if (FAILS(write_file("trunc", 7, 10000)))
+		return 0;
+	if (FAILS(truncate(path("trunc"), 5000) == 0))
+		return 0;
+	if (FAILS(truncate(path("trunc"), 9000) == 0))
+		return 0;
+	if (FAILS(stat(path("trunc"), &st) == 0 && st.st_size == 9000))
+		return 0;
 	fd = open(path("trunc"), O_RDONLY);
-	CHECK(fd >= 0);
-	CHECK(read(fd, buf, sizeof(buf)) == sizeof(buf));
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(read(fd, buf, sizeof(buf)) == sizeof(buf)))
+		return 0;
 	close(fd);
 	for (i = 0; i < 5000; i++)
-		CHECK(buf[i] == pattern(7, i));
+		if (FAILS(buf[i] == pattern(7, i)))
+			return 0;
 	/* what was cut off must not come back when the file grows */
 	for (i = 5000; i < 8192; i++)
-		CHECK(buf[i] == 0);
-	CHECK(truncate(path("trunc"), 0) == 0);
-	CHECK(stat(path("trunc"), &st) == 0 && st.st_size == 0);
+		if (FAILS(buf[i] == 0))
+			return 0;
+	if (FAILS(truncate(path("trunc"), 0) == 0))
+		return 0;
+	if (FAILS(stat(path("trunc"), &st) == 0 && st.st_size == 0))
+		return 0;
 	return 1;
 }
 
@@ -171,15 +186,24 @@ static int t_sparse_5g(void)
 
 	memset(buf, 'x', sizeof(buf));
 	fd = open(path("sparse"), O_CREAT | O_RDWR | O_TRUNC, 0644);
-	CHECK(fd >= 0);
-	CHECK(pwrite(fd, buf, sizeof(buf), SPARSE_OFF) == sizeof(buf));
-	CHECK(pwrite(fd, "head", 4, 0) == 4);
-	CHECK(fstat(fd, &st) == 0 && st.st_size == SPARSE_OFF + 4096);
-	CHECK(pread(fd, buf, sizeof(buf), 3ULL << 30) == sizeof(buf));
-	CHECK(!memcmp(buf, zero, sizeof(buf)));
-	CHECK(pread(fd, buf, sizeof(buf), SPARSE_OFF) == sizeof(buf));
-	CHECK(buf[0] == 'x' && buf[4095] == 'x');
-	CHECK(close(fd) == 0);
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(pwrite(fd, buf, sizeof(buf), SPARSE_OFF) == sizeof(buf)))
+		return 0;
+	if (FAILS(pwrite(fd, "head", 4, 0) == 4))
+		return 0;
+	if (FAILS(fstat(fd, &st) == 0 && st.st_size == SPARSE_OFF + 4096))
+		return 0;
+	if (FAILS(pread(fd, buf, sizeof(buf), 3ULL << 30) == sizeof(buf)))
+		return 0;
+	if (FAILS(!memcmp(buf, zero, sizeof(buf))))
+		return 0;
+	if (FAILS(pread(fd, buf, sizeof(buf), SPARSE_OFF) == sizeof(buf)))
+		return 0;
+	if (FAILS(buf[0] == 'x' && buf[4095] == 'x'))
+		return 0;
+	if (FAILS(close(fd) == 0))
+		return 0;
 	return 1;
 }
 
@@ -187,48 +211,75 @@ static int t_rename(void)
 {
 	struct stat a, b;
 
-	CHECK(write_file("ren_a", 1, 3000));
-	CHECK(rename(path("ren_a"), path("ren_b")) == 0);
-	CHECK(access(path("ren_a"), F_OK) && errno == ENOENT);
-	CHECK(check_file("ren_b", 1, 3000));
+	if (FAILS(write_file("ren_a", 1, 3000)))
+		return 0;
+	if (FAILS(rename(path("ren_a"), path("ren_b")) == 0))
+		return 0;
+	if (FAILS(access(path("ren_a"), F_OK) && errno == ENOENT))
+		return 0;
+	if (FAILS(check_file("ren_b", 1, 3000)))
+		return 0;
 
 	/* replace: the target is atomically the source */
-	CHECK(write_file("ren_c", 2, 5000));
-	CHECK(rename(path("ren_c"), path("ren_b")) == 0);
-	CHECK(check_file("ren_b", 2, 5000));
+	if (FAILS(write_file("ren_c", 2, 5000)))
+		return 0;
+	if (FAILS(rename(path("ren_c"), path("ren_b")) == 0))
+		return 0;
+	if (FAILS(check_file("ren_b", 2, 5000)))
+		return 0;
 
 	/* RENAME_NOREPLACE */
-	CHECK(write_file("ren_d", 3, 100));
-	CHECK(renameat2(AT_FDCWD, path("ren_d"), AT_FDCWD, path("ren_b"),
-			RENAME_NOREPLACE) == -1 && errno == EEXIST);
-	CHECK(renameat2(AT_FDCWD, path("ren_d"), AT_FDCWD, path("ren_e"),
-			RENAME_NOREPLACE) == 0);
-	CHECK(check_file("ren_e", 3, 100));
+	if (FAILS(write_file("ren_d", 3, 100)))
+		return 0;
+	if (FAILS(renameat2(AT_FDCWD, path("ren_d"), AT_FDCWD, path("ren_b"),
+			    RENAME_NOREPLACE) == -1 && errno == EEXIST))
+		return 0;
+	if (FAILS(renameat2(AT_FDCWD, path("ren_d"), AT_FDCWD, path("ren_e"),
+			    RENAME_NOREPLACE) == 0))
+		return 0;
+	if (FAILS(check_file("ren_e", 3, 100)))
+		return 0;
 
 	/* RENAME_EXCHANGE, a file with a file, then a file with a directory */
-	CHECK(renameat2(AT_FDCWD, path("ren_b"), AT_FDCWD, path("ren_e"),
-			RENAME_EXCHANGE) == 0);
-	CHECK(check_file("ren_b", 3, 100) && check_file("ren_e", 2, 5000));
-	CHECK(mkdir(path("ren_dir"), 0755) == 0);
-	CHECK(write_file("ren_dir/inside", 4, 10));
-	CHECK(stat(path("ren_dir"), &a) == 0);
-	CHECK(renameat2(AT_FDCWD, path("ren_dir"), AT_FDCWD, path("ren_b"),
-			RENAME_EXCHANGE) == 0);
-	CHECK(stat(path("ren_b"), &b) == 0 && S_ISDIR(b.st_mode) &&
-	      b.st_ino == a.st_ino);
-	CHECK(check_file("ren_b/inside", 4, 10));
-	CHECK(check_file("ren_dir", 3, 100));
+	if (FAILS(renameat2(AT_FDCWD, path("ren_b"), AT_FDCWD, path("ren_e"),
+			    RENAME_EXCHANGE) == 0))
+		return 0;
+	if (FAILS(check_file("ren_b", 3, 100) && check_file("ren_e", 2, 5000)))
+		return 0;
+	if (FAILS(mkdir(path("ren_dir"), 0755) == 0))
+		return 0;
+	if (FAILS(write_file("ren_dir/inside", 4, 10)))
+		return 0;
+	if (FAILS(stat(path("ren_dir"), &a) == 0))
+		return 0;
+	if (FAILS(renameat2(AT_FDCWD, path("ren_dir"), AT_FDCWD, path("ren_b"),
+			    RENAME_EXCHANGE) == 0))
+		return 0;
+	if (FAILS(stat(path("ren_b"), &b) == 0 && S_ISDIR(b.st_mode) &&
+		  b.st_ino == a.st_ino))
+		return 0;
+	if (FAILS(check_file("ren_b/inside", 4, 10)))
+		return 0;
+	if (FAILS(check_file("ren_dir", 3, 100)))
+		return 0;
 
 	/* a directory moves into another, and replaces an empty one */
-	CHECK(mkdir(path("ren_sub"), 0755) == 0);
-	CHECK(mkdir(path("ren_sub/empty"), 0755) == 0);
-	CHECK(rename(path("ren_b"), path("ren_sub/empty")) == 0);
-	CHECK(check_file("ren_sub/empty/inside", 4, 10));
-	CHECK(stat(path("ren_sub"), &b) == 0 && b.st_nlink == 3);
+	if (FAILS(mkdir(path("ren_sub"), 0755) == 0))
+		return 0;
+	if (FAILS(mkdir(path("ren_sub/empty"), 0755) == 0))
+		return 0;
+	if (FAILS(rename(path("ren_b"), path("ren_sub/empty")) == 0))
+		return 0;
+	if (FAILS(check_file("ren_sub/empty/inside", 4, 10)))
+		return 0;
+	if (FAILS(stat(path("ren_sub"), &b) == 0 && b.st_nlink == 3))
+		return 0;
 	/* a non-empty directory is not replaced */
-	CHECK(mkdir(path("ren_full"), 0755) == 0);
-	CHECK(rename(path("ren_full"), path("ren_sub/empty")) == -1 &&
-	      (errno == ENOTEMPTY || errno == EEXIST));
+	if (FAILS(mkdir(path("ren_full"), 0755) == 0))
+		return 0;
+	if (FAILS(rename(path("ren_full"), path("ren_sub/empty")) == -1 &&
+		  (errno == ENOTEMPTY || errno == EEXIST)))
+		return 0;
 	return 1;
 }
 
@@ -238,19 +289,30 @@ static int t_links(void)
 	char target[256];
 	ssize_t n;
 
-	CHECK(write_file("link_a", 5, 1234));
-	CHECK(link(path("link_a"), path("link_b")) == 0);
-	CHECK(stat(path("link_a"), &a) == 0 && stat(path("link_b"), &b) == 0);
-	CHECK(a.st_ino == b.st_ino && a.st_nlink == 2);
-	CHECK(unlink(path("link_a")) == 0);
-	CHECK(stat(path("link_b"), &b) == 0 && b.st_nlink == 1);
-	CHECK(check_file("link_b", 5, 1234));
-	CHECK(link(path("link_b"), path("link_c")) == 0);
+	if (FAILS(write_file("link_a", 5, 1234)))
+		return 0;
+	if (FAILS(link(path("link_a"), path("link_b")) == 0))
+		return 0;
+	if (FAILS(stat(path("link_a"), &a) == 0 && stat(path("link_b"), &b) == 0))
+		return 0;
+	if (FAILS(a.st_ino == b.st_ino && a.st_nlink == 2))
+		return 0;
+	if (FAILS(unlink(path("link_a")) == 0))
+		return 0;
+	if (FAILS(stat(path("link_b"), &b) == 0 && b.st_nlink == 1))
+		return 0;
+	if (FAILS(check_file("link_b", 5, 1234)))
+		return 0;
+	if (FAILS(link(path("link_b"), path("link_c")) == 0))
+		return 0;
 
-	CHECK(symlink("link_b", path("sym")) == 0);
+	if (FAILS(symlink("link_b", path("sym")) == 0))
+		return 0;
 	n = readlink(path("sym"), target, sizeof(target));
-	CHECK(n == 6 && !memcmp(target, "link_b", 6));
-	CHECK(check_file("sym", 5, 1234));
+	if (FAILS(n == 6 && !memcmp(target, "link_b", 6)))
+		return 0;
+	if (FAILS(check_file("sym", 5, 1234)))
+		return 0;
 	return 1;
 }
 
@@ -258,17 +320,25 @@ static int t_special(void)
 {
 	struct stat st;
 
-	CHECK(mkfifo(path("fifo"), 0600) == 0);
-	CHECK(mknod(path("chr"), S_IFCHR | 0600, makedev(1, 3)) == 0);
-	CHECK(mknod(path("blk"), S_IFBLK | 0600, makedev(259, 300000)) == 0);
+	if (FAILS(mkfifo(path("fifo"), 0600) == 0))
+		return 0;
+	if (FAILS(mknod(path("chr"), S_IFCHR | 0600, makedev(1, 3)) == 0))
+		return 0;
+	if (FAILS(mknod(path("blk"), S_IFBLK | 0600, makedev(259, 300000)) == 0))
+		return 0;
 	/* what bind() of a unix socket makes; small kernels lack sockets */
-	CHECK(mknod(path("sock"), S_IFSOCK | 0600, 0) == 0);
-	CHECK(stat(path("fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
-	CHECK(stat(path("chr"), &st) == 0 && S_ISCHR(st.st_mode) &&
-	      st.st_rdev == makedev(1, 3));
-	CHECK(stat(path("blk"), &st) == 0 && S_ISBLK(st.st_mode) &&
-	      st.st_rdev == makedev(259, 300000));
-	CHECK(stat(path("sock"), &st) == 0 && S_ISSOCK(st.st_mode));
+	if (FAILS(mknod(path("sock"), S_IFSOCK | 0600, 0) == 0))
+		return 0;
+	if (FAILS(stat(path("fifo"), &st) == 0 && S_ISFIFO(st.st_mode)))
+		return 0;
+	if (FAILS(stat(path("chr"), &st) == 0 && S_ISCHR(st.st_mode) &&
+		  st.st_rdev == makedev(1, 3)))
+		return 0;
+	if (FAILS(stat(path("blk"), &st) == 0 && S_ISBLK(st.st_mode) &&
+		  st.st_rdev == makedev(259, 300000)))
+		return 0;
+	if (FAILS(stat(path("sock"), &st) == 0 && S_ISSOCK(st.st_mode)))
+		return 0;
 	return 1;
 }
 
@@ -279,17 +349,24 @@ static int t_mmap_shared(void)
 	size_t i;
 	int fd;
 
-	CHECK(write_file("mmap", 9, len));
+	if (FAILS(write_file("mmap", 9, len)))
+		return 0;
 	fd = open(path("mmap"), O_RDWR);
-	CHECK(fd >= 0);
+	if (FAILS(fd >= 0))
+		return 0;
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	CHECK(m != MAP_FAILED);
+	if (FAILS(m != MAP_FAILED))
+		return 0;
 	for (i = 0; i < len; i++)
 		m[i] = pattern(10, i);
-	CHECK(msync(m, len, MS_SYNC) == 0);
-	CHECK(munmap(m, len) == 0);
-	CHECK(close(fd) == 0);
-	CHECK(check_file("mmap", 10, len));
+	if (FAILS(msync(m, len, MS_SYNC) == 0))
+		return 0;
+	if (FAILS(munmap(m, len) == 0))
+		return 0;
+	if (FAILS(close(fd) == 0))
+		return 0;
+	if (FAILS(check_file("mmap", 10, len)))
+		return 0;
 	return 1;
 }
 
@@ -301,17 +378,26 @@ static int t_attrs(void)
 	};
 	struct stat st;
 
-	CHECK(write_file("attrs", 11, 10));
-	CHECK(chmod(path("attrs"), 0604) == 0);
-	CHECK(chown(path("attrs"), 1234, 5678) == 0);
-	CHECK(utimensat(AT_FDCWD, path("attrs"), ts, 0) == 0);
-	CHECK(stat(path("attrs"), &st) == 0);
-	CHECK((st.st_mode & 07777) == 0604);
-	CHECK(st.st_uid == 1234 && st.st_gid == 5678);
-	CHECK(st.st_atim.tv_sec == ts[0].tv_sec &&
-	      st.st_atim.tv_nsec == ts[0].tv_nsec);
-	CHECK(st.st_mtim.tv_sec == ts[1].tv_sec &&
-	      st.st_mtim.tv_nsec == ts[1].tv_nsec);
+	if (FAILS(write_file("attrs", 11, 10)))
+		return 0;
+	if (FAILS(chmod(path("attrs"), 0604) == 0))
+		return 0;
+	if (FAILS(chown(path("attrs"), 1234, 5678) == 0))
+		return 0;
+	if (FAILS(utimensat(AT_FDCWD, path("attrs"), ts, 0) == 0))
+		return 0;
+	if (FAILS(stat(path("attrs"), &st) == 0))
+		return 0;
+	if (FAILS((st.st_mode & 07777) == 0604))
+		return 0;
+	if (FAILS(st.st_uid == 1234 && st.st_gid == 5678))
+		return 0;
+	if (FAILS(st.st_atim.tv_sec == ts[0].tv_sec &&
+		  st.st_atim.tv_nsec == ts[0].tv_nsec))
+		return 0;
+	if (FAILS(st.st_mtim.tv_sec == ts[1].tv_sec &&
+		  st.st_mtim.tv_nsec == ts[1].tv_nsec))
+		return 0;
 	return 1;
 }
 
@@ -336,25 +422,33 @@ static int t_big_dir(void)
 	struct stat st;
 	int i, fd;
 
-	CHECK(mkdir(path("big"), 0755) == 0);
+	if (FAILS(mkdir(path("big"), 0755) == 0))
+		return 0;
 	for (i = 0; i < BIG_DIR_ENTRIES; i++) {
 		snprintf(name, sizeof(name), "big/entry-%d", i);
 		fd = open(path(name), O_CREAT | O_EXCL | O_WRONLY, 0644);
-		CHECK(fd >= 0);
+		if (FAILS(fd >= 0))
+			return 0;
 		close(fd);
 	}
-	CHECK(count_entries("big") == BIG_DIR_ENTRIES);
+	if (FAILS(count_entries("big") == BIG_DIR_ENTRIES))
+		return 0;
 	for (i = 0; i < BIG_DIR_ENTRIES; i += 997) {
 		snprintf(name, sizeof(name), "big/entry-%d", i);
-		CHECK(stat(path(name), &st) == 0 && S_ISREG(st.st_mode));
+		if (FAILS(stat(path(name), &st) == 0 && S_ISREG(st.st_mode)))
+			return 0;
 	}
-	CHECK(stat(path("big/entry-20000"), &st) == -1 && errno == ENOENT);
+	if (FAILS(stat(path("big/entry-20000"), &st) == -1 && errno == ENOENT))
+		return 0;
 	for (i = 0; i < BIG_DIR_ENTRIES; i += 2) {
 		snprintf(name, sizeof(name), "big/entry-%d", i);
-		CHECK(unlink(path(name)) == 0);
+		if (FAILS(unlink(path(name)) == 0))
+			return 0;
 	}
-	CHECK(count_entries("big") == BIG_DIR_ENTRIES / 2);
-	CHECK(rmdir(path("big")) == -1 && errno == ENOTEMPTY);
+	if (FAILS(count_entries("big") == BIG_DIR_ENTRIES / 2))
+		return 0;
+	if (FAILS(rmdir(path("big")) == -1 && errno == ENOTEMPTY))
+		return 0;
 	return 1;
 }
 
@@ -363,13 +457,19 @@ static int t_unlinked_open(void)
 	char buf[100];
 	int fd;
 
-	CHECK(write_file("doomed", 12, 100));
+	if (FAILS(write_file("doomed", 12, 100)))
+		return 0;
 	fd = open(path("doomed"), O_RDONLY);
-	CHECK(fd >= 0);
-	CHECK(unlink(path("doomed")) == 0);
-	CHECK(read(fd, buf, sizeof(buf)) == 100 && buf[5] == (char)pattern(12, 5));
-	CHECK(close(fd) == 0);
-	CHECK(access(path("doomed"), F_OK) == -1 && errno == ENOENT);
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(unlink(path("doomed")) == 0))
+		return 0;
+	if (FAILS(read(fd, buf, sizeof(buf)) == 100 && buf[5] == (char)pattern(12, 5)))
+		return 0;
+	if (FAILS(close(fd) == 0))
+		return 0;
+	if (FAILS(access(path("doomed"), F_OK) == -1 && errno == ENOENT))
+		return 0;
 	return 1;
 }
 
@@ -378,15 +478,22 @@ static int t_sync_and_statfs(void)
 	struct statfs before, after;
 	int fd;
 
-	CHECK(statfs(dir, &before) == 0);
-	CHECK(write_file("synced", 13, 1 << 20));
+	if (FAILS(statfs(dir, &before) == 0))
+		return 0;
+	if (FAILS(write_file("synced", 13, 1 << 20)))
+		return 0;
 	fd = open(path("synced"), O_RDWR);
-	CHECK(fd >= 0);
-	CHECK(fsync(fd) == 0 && fdatasync(fd) == 0 && syncfs(fd) == 0);
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(fsync(fd) == 0 && fdatasync(fd) == 0 && syncfs(fd) == 0))
+		return 0;
 	close(fd);
-	CHECK(statfs(dir, &after) == 0);
-	CHECK(after.f_bfree + 256 <= before.f_bfree);
-	CHECK(after.f_namelen == 255);
+	if (FAILS(statfs(dir, &after) == 0))
+		return 0;
+	if (FAILS(after.f_bfree + 256 <= before.f_bfree))
+		return 0;
+	if (FAILS(after.f_namelen == 255))
+		return 0;
 	return 1;
 }
 
@@ -394,13 +501,123 @@ static int t_rmdir_and_errors(void)
 {
 	char longname[300];
 
-	CHECK(mkdir(path("gone"), 0755) == 0);
-	CHECK(rmdir(path("gone")) == 0);
-	CHECK(mkdir(path("sym"), 0755) == -1 && errno == EEXIST);
+	if (FAILS(mkdir(path("gone"), 0755) == 0))
+		return 0;
+	if (FAILS(rmdir(path("gone")) == 0))
+		return 0;
+	if (FAILS(mkdir(path("sym"), 0755) == -1 && errno == EEXIST))
+		return 0;
 	memset(longname, 'n', 256);
 	longname[256] = 0;
-	CHECK(open(path(longname), O_CREAT | O_WRONLY, 0644) == -1 &&
-	      errno == ENAMETOOLONG);
+	if (FAILS(open(path(longname), O_CREAT | O_WRONLY, 0644) == -1 &&
+		  errno == ENAMETOOLONG))
+		return 0;
+	return 1;
+}
+
+static int t_xattr(void)
+{
+	char big[3000], buf[4096];
+	ssize_t n;
+
+	memset(big, 'v', sizeof(big));
+	if (FAILS(write_file("xattrs", 14, 10)))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.small", "1", 1, 0) == 0))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.big", big, sizeof(big), 0) == 0))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "trusted.t", "tt", 2, 0) == 0))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.small", "2", 1, XATTR_CREATE) ==
+		  -1 && errno == EEXIST))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.none", "2", 1, XATTR_REPLACE) ==
+		  -1 && errno == ENODATA))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.small", "22", 2, XATTR_REPLACE) ==
+		  0))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.small", buf, sizeof(buf)) == 2 &&
+		  !memcmp(buf, "22", 2)))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.big", buf, 10) == -1 &&
+		  errno == ERANGE))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.big", buf, sizeof(buf)) ==
+		  sizeof(big) && !memcmp(buf, big, sizeof(big))))
+		return 0;
+	n = listxattr(path("xattrs"), buf, sizeof(buf));
+	if (FAILS(n == (ssize_t)(sizeof("user.small") + sizeof("user.big") +
+				 sizeof("trusted.t"))))
+		return 0;
+	if (FAILS(setxattr(path("xattrs"), "user.gone", "x", 1, 0) == 0))
+		return 0;
+	if (FAILS(removexattr(path("xattrs"), "user.gone") == 0))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.gone", buf, sizeof(buf)) == -1 &&
+		  errno == ENODATA))
+		return 0;
+	if (FAILS(removexattr(path("xattrs"), "user.gone") == -1 &&
+		  errno == ENODATA))
+		return 0;
+	if (FAILS(mkdir(path("xdir"), 0755) == 0))
+		return 0;
+	if (FAILS(setxattr(path("xdir"), "user.d", "dir", 3, 0) == 0))
+		return 0;
+	return 1;
+}
+
+/* Bytes of flash a 1 MiB file of text takes, as statfs sees it */
+static long long text_file_cost(const char *name, int nocomp)
+{
+	static char buf[1 << 20];
+	struct statfs a, b;
+	int fd, flags, i;
+
+	for (i = 0; i < (int)sizeof(buf); i++)
+		buf[i] = "the quick brown fox jumps over the lazy dog\n"[i % 44];
+	fd = open(path(name), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	if (fd < 0 || ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		return -1;
+	if (nocomp) {
+		flags = (flags & ~FS_COMPR_FL) | FS_NOCOMP_FL;
+		if (ioctl(fd, FS_IOC_SETFLAGS, &flags))
+			return -1;
+	}
+	if (fsync(fd) || statfs(dir, &a) ||
+	    write(fd, buf, sizeof(buf)) != sizeof(buf) || fsync(fd) ||
+	    statfs(dir, &b) || close(fd))
+		return -1;
+	return (long long)(a.f_bfree - b.f_bfree) * a.f_bsize;
+}
+
+static int t_compression(void)
+{
+	long long packed, raw;
+	int fd, flags = 0;
+
+	fd = open(path("size1"), O_RDONLY);
+	if (FAILS(fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0))
+		return 0;
+	close(fd);
+	printf("# default flags %#x\n", flags);
+	packed = text_file_cost("text_packed", 0);
+	raw = text_file_cost("text_raw", 1);
+	printf("# 1 MiB of text: %lld bytes compressed, %lld raw\n",
+	       packed, raw);
+	if (FAILS(packed >= 0 && raw >= 0))
+		return 0;
+	if (FAILS(raw >= 1 << 20))
+		return 0;
+	if (FAILS(packed * 4 < raw))
+		return 0;
+	fd = open(path("text_raw"), O_RDONLY);
+	if (FAILS(fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0))
+		return 0;
+	close(fd);
+	if (FAILS(flags & FS_NOCOMP_FL))
+		return 0;
 	return 1;
 }
 
@@ -410,21 +627,48 @@ static int v_state(void)
 	struct stat st;
 	char target[64];
 
-	CHECK(check_file("size4097", 4, 4097));
-	CHECK(check_file("size1048576", 6, 1 << 20));
-	CHECK(stat(path("sparse"), &st) == 0 && st.st_size == SPARSE_OFF + 4096);
-	CHECK(check_file("ren_dir", 3, 100) && check_file("ren_e", 2, 5000));
-	CHECK(check_file("ren_sub/empty/inside", 4, 10));
-	CHECK(stat(path("link_b"), &st) == 0 && st.st_nlink == 2);
-	CHECK(readlink(path("sym"), target, sizeof(target)) == 6);
-	CHECK(stat(path("blk"), &st) == 0 && st.st_rdev == makedev(259, 300000));
-	CHECK(stat(path("fifo"), &st) == 0 && S_ISFIFO(st.st_mode));
-	CHECK(check_file("mmap", 10, 3 * 4096 + 100));
-	CHECK(stat(path("attrs"), &st) == 0 && st.st_uid == 1234 &&
-	      st.st_mtim.tv_nsec == 987654321);
-	CHECK(count_entries("big") == BIG_DIR_ENTRIES / 2);
-	CHECK(access(path("doomed"), F_OK) == -1 && errno == ENOENT);
-	CHECK(access(path("ren_a"), F_OK) == -1 && errno == ENOENT);
+	if (FAILS(check_file("size4097", 4, 4097)))
+		return 0;
+	if (FAILS(check_file("size1048576", 6, 1 << 20)))
+		return 0;
+	if (FAILS(stat(path("sparse"), &st) == 0 && st.st_size == SPARSE_OFF + 4096))
+		return 0;
+	if (FAILS(check_file("ren_dir", 3, 100) && check_file("ren_e", 2, 5000)))
+		return 0;
+	if (FAILS(check_file("ren_sub/empty/inside", 4, 10)))
+		return 0;
+	if (FAILS(stat(path("link_b"), &st) == 0 && st.st_nlink == 2))
+		return 0;
+	if (FAILS(readlink(path("sym"), target, sizeof(target)) == 6))
+		return 0;
+	if (FAILS(stat(path("blk"), &st) == 0 && st.st_rdev == makedev(259, 300000)))
+		return 0;
+	if (FAILS(stat(path("fifo"), &st) == 0 && S_ISFIFO(st.st_mode)))
+		return 0;
+	if (FAILS(check_file("mmap", 10, 3 * 4096 + 100)))
+		return 0;
+	if (FAILS(stat(path("attrs"), &st) == 0 && st.st_uid == 1234 &&
+		  st.st_mtim.tv_nsec == 987654321))
+		return 0;
+	if (FAILS(count_entries("big") == BIG_DIR_ENTRIES / 2))
+		return 0;
+	if (FAILS(access(path("doomed"), F_OK) == -1 && errno == ENOENT))
+		return 0;
+	if (FAILS(access(path("ren_a"), F_OK) == -1 && errno == ENOENT))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.small", target, sizeof(target)) ==
+		  2 && !memcmp(target, "22", 2)))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "trusted.t", target, sizeof(target)) ==
+		  2))
+		return 0;
+	if (FAILS(getxattr(path("xattrs"), "user.gone", target, sizeof(target)) ==
+		  -1 && errno == ENODATA))
+		return 0;
+	if (FAILS(getxattr(path("xdir"), "user.d", target, sizeof(target)) == 3))
+		return 0;
+	if (FAILS(stat(path("text_packed"), &st) == 0 && st.st_size == 1 << 20))
+		return 0;
 	return 1;
 }
 
@@ -439,7 +683,8 @@ static int t_fill(void)
 	for (i = 0; i < (int)sizeof(buf); i++)
 		buf[i] = pattern(99, i);
 	fd = open(path("filler"), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-	CHECK(fd >= 0);
+	if (FAILS(fd >= 0))
+		return 0;
 	for (;;) {
 		buf[0]++;	/* no two blocks alike */
 		n = write(fd, buf, sizeof(buf));
@@ -447,17 +692,24 @@ static int t_fill(void)
 			break;
 		total += n;
 	}
-	CHECK(n == -1 && errno == ENOSPC);
+	if (FAILS(n == -1 && errno == ENOSPC))
+		return 0;
 	printf("# wrote %llu MiB before ENOSPC\n", total >> 20);
-	CHECK(fsync(fd) == 0);
-	CHECK(close(fd) == 0);
-	CHECK(statfs(dir, &sf) == 0);
+	if (FAILS(fsync(fd) == 0))
+		return 0;
+	if (FAILS(close(fd) == 0))
+		return 0;
+	if (FAILS(statfs(dir, &sf) == 0))
+		return 0;
 	printf("# statfs after ENOSPC: %llu of %llu blocks free\n",
 	       (unsigned long long)sf.f_bfree, (unsigned long long)sf.f_blocks);
 	/* still usable: read back, delete, make a directory */
-	CHECK(truncate(path("filler"), 4096) == 0 || errno == ENOSPC);
-	CHECK(unlink(path("filler")) == 0);
-	CHECK(mkdir(path("after_enospc"), 0755) == 0 || errno == ENOSPC);
+	if (FAILS(truncate(path("filler"), 4096) == 0 || errno == ENOSPC))
+		return 0;
+	if (FAILS(unlink(path("filler")) == 0))
+		return 0;
+	if (FAILS(mkdir(path("after_enospc"), 0755) == 0 || errno == ENOSPC))
+		return 0;
 	return 1;
 }
 
@@ -479,6 +731,8 @@ int main(int argc, char **argv)
 		{ "unlinked open file stays readable", t_unlinked_open },
 		{ "fsync, fdatasync, syncfs, statfs", t_sync_and_statfs },
 		{ "rmdir and error cases", t_rmdir_and_errors },
+		{ "extended attributes: user, trusted", t_xattr },
+		{ "compression per file, raw when asked", t_compression },
 	};
 	unsigned int i;
 	struct timespec now;
@@ -495,7 +749,7 @@ int main(int argc, char **argv)
 	dir = argv[1];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[2], "posix")) {
-		for (i = 0; i < sizeof(posix) / sizeof(posix[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(posix); i++)
 			result(posix[i].fn(), "%s", posix[i].name);
 	} else if (!strcmp(argv[2], "verify")) {
 		result(v_state(), "state after remount");

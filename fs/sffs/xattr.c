@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS extended attributes: the user., trusted. and security. namespaces.
+ *
+ * An attribute is one xattr node keyed (inode, xattr, crc32c of its full
+ * name << 8 | collision index), holding the name and the value; removing
+ * it journals an xattr node with SFFS_XATTR_FL_DELETE.  Either goes with
+ * the inode node (its ctime and attribute count change) as one operation.
+ * Attributes are leaf nodes like any other: deleting the inode drops
+ * them with the rest of its keys.
+ */
+#include <linux/slab.h>
+#include <linux/xattr.h>
+#include "sffs.h"
+
+#define SFFS_XATTR_MAX_LEN	(sizeof(struct sffs_xattr_node) + \
+				 SFFS_MAX_XATTR_NAME + SFFS_MAX_XATTR_VALUE)
+
+struct sffs_xfind {
+	struct sffs_ckey key;
+	bool found;
+	u32 free_coll;
+	u16 value_len;
+};
+
+/* Find attribute @name of @ino, leaving its node in c->xbuf; mutex held */
+static int sffs_xattr_find(struct sffs_info *c, u64 ino, const char *name,
+			   size_t nlen, struct sffs_xfind *x)
+{
+	u64 h = (u64)sffs_name_hash(name, nlen) << SFFS_HASH_SHIFT;
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_XATTR, h);
+	struct sffs_ckey end = sffs_key(ino, SFFS_KEY_XATTR,
+					h + SFFS_MAX_COLLISIONS);
+	struct sffs_xattr_node *xn = c->xbuf;
+	struct sffs_zref ref;
+	u32 expect = 0;
+	int err;
+
+	x->found = false;
+	x->free_coll = ~0U;
+	for (;;) {
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
+			break;
+		if (err)
+			return err;
+		if (x->free_coll == ~0U && sffs_key_value(&ref.key) - h != expect)
+			x->free_coll = expect;
+		expect = sffs_key_value(&ref.key) - h + 1;
+		if (ref.len > SFFS_XATTR_MAX_LEN)
+			return -EUCLEAN;
+		err = sffs_io_read_node(&c->io, ref.addr, ref.len, xn,
+					SFFS_NODE_XATTR);
+		if (err)
+			return err;
+		if (le16_to_cpu(xn->name_len) == nlen &&
+		    !memcmp(xn->data, name, nlen)) {
+			x->key = ref.key;
+			x->found = true;
+			x->value_len = le16_to_cpu(xn->value_len);
+			return 0;
+		}
+		key = ref.key;
+		key.tv++;
+	}
+	if (x->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
+		x->free_coll = expect;
+	if (x->free_coll != ~0U)
+		x->key = sffs_key(ino, SFFS_KEY_XATTR, h + x->free_coll);
+	return 0;
+}
+
+static int sffs_xattr_get(const struct xattr_handler *handler,
+			  struct dentry *unused, struct inode *inode,
+			  const char *name, void *buffer, size_t size)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	const char *full = xattr_full_name(handler, name);
+	struct sffs_xattr_node *xn = c->xbuf;
+	struct sffs_xfind x;
+	int err;
+
+	mutex_lock(&c->mutex);
+	err = sffs_xattr_find(c, inode->i_ino, full, strlen(full), &x);
+	if (!err && !x.found)
+		err = -ENODATA;
+	if (!err) {
+		err = x.value_len;
+		if (size && x.value_len > size)
+			err = -ERANGE;
+		else if (size)
+			memcpy(buffer, xn->data + le16_to_cpu(xn->name_len),
+			       x.value_len);
+	}
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
+static int sffs_xattr_set(const struct xattr_handler *handler,
+			  struct user_namespace *mnt_userns,
+			  struct dentry *unused, struct inode *inode,
+			  const char *name, const void *value, size_t size,
+			  int flags)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	const char *full = xattr_full_name(handler, name);
+	size_t nlen = strlen(full);
+	struct sffs_inode *si = SFFS_I(inode);
+	struct sffs_wnode wn[2] = {};
+	struct sffs_xattr_node *xn;
+	struct sffs_xfind x;
+	u32 cnt = si->xattr_cnt, bytes = si->xattr_size;
+	int err;
+
+	if (nlen > SFFS_MAX_XATTR_NAME)
+		return -ERANGE;
+	if (size > SFFS_MAX_XATTR_VALUE)
+		return -E2BIG;
+	xn = kzalloc(sizeof(*xn) + nlen + size, GFP_NOFS);
+	if (!xn)
+		return -ENOMEM;
+
+	mutex_lock(&c->mutex);
+	err = sffs_xattr_find(c, inode->i_ino, full, nlen, &x);
+	if (err)
+		goto out;
+	if (x.found) {
+		err = -EEXIST;
+		if (flags & XATTR_CREATE)
+			goto out;
+		cnt--;
+		bytes -= nlen + x.value_len;
+	} else {
+		err = -ENODATA;
+		if (flags & XATTR_REPLACE || !value)
+			goto out;
+		err = -ENOSPC;
+		if (x.free_coll == ~0U)
+			goto out;
+	}
+	sffs_key_to_le(&xn->key, &x.key);
+	xn->name_len = cpu_to_le16(nlen);
+	memcpy(xn->data, full, nlen);
+	wn[0] = (struct sffs_wnode){ .buf = xn, .type = SFFS_NODE_XATTR };
+	if (value) {
+		xn->value_len = cpu_to_le16(size);
+		memcpy(xn->data + nlen, value, size);
+		cnt++;
+		bytes += nlen + size;
+		wn[0].len = sizeof(*xn) + nlen + size;
+	} else {
+		wn[0].flags = SFFS_XATTR_FL_DELETE;
+		wn[0].len = sizeof(*xn) + nlen;
+	}
+	swap(si->xattr_cnt, cnt);
+	swap(si->xattr_size, bytes);
+	inode->i_ctime = current_time(inode);
+	err = sffs_inode_node(inode, &wn[1]);
+	if (!err)
+		err = sffs_space(c, wn[0].len + wn[1].len, !value);
+	if (!err)
+		err = sffs_journal_write(&c->j, wn, 2);
+	if (err) {
+		si->xattr_cnt = cnt;
+		si->xattr_size = bytes;
+	}
+out:
+	mutex_unlock(&c->mutex);
+	kfree(wn[1].buf);
+	kfree(xn);
+	return err;
+}
+
+ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
+{
+	struct inode *inode = d_inode(dentry);
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	struct sffs_ckey key = sffs_key(inode->i_ino, SFFS_KEY_XATTR, 0);
+	struct sffs_xattr_node *xn = c->xbuf;
+	struct sffs_zref ref;
+	ssize_t total = 0;
+	int err;
+
+	mutex_lock(&c->mutex);
+	for (;;) {
+		size_t nlen;
+
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (!err && (ref.key.ino != inode->i_ino ||
+			     sffs_key_type(&ref.key) != SFFS_KEY_XATTR))
+			err = -ENOENT;
+		if (err == -ENOENT) {
+			err = 0;
+			break;
+		}
+		if (!err && ref.len > SFFS_XATTR_MAX_LEN)
+			err = -EUCLEAN;
+		if (!err)
+			err = sffs_io_read_node(&c->io, ref.addr, ref.len, xn,
+						SFFS_NODE_XATTR);
+		if (err)
+			break;
+		nlen = le16_to_cpu(xn->name_len);
+		if (size) {
+			if (total + nlen + 1 > size) {
+				err = -ERANGE;
+				break;
+			}
+			memcpy(buffer + total, xn->data, nlen);
+			buffer[total + nlen] = 0;
+		}
+		total += nlen + 1;
+		key = ref.key;
+		key.tv++;
+	}
+	mutex_unlock(&c->mutex);
+	return err ? err : total;
+}
+
+static bool sffs_xattr_trusted_list(struct dentry *dentry)
+{
+	return capable(CAP_SYS_ADMIN);
+}
+
+static const struct xattr_handler sffs_user_xattr_handler = {
+	.prefix	= XATTR_USER_PREFIX,
+	.get	= sffs_xattr_get,
+	.set	= sffs_xattr_set,
+};
+
+static const struct xattr_handler sffs_trusted_xattr_handler = {
+	.prefix	= XATTR_TRUSTED_PREFIX,
+	.list	= sffs_xattr_trusted_list,
+	.get	= sffs_xattr_get,
+	.set	= sffs_xattr_set,
+};
+
+static const struct xattr_handler sffs_security_xattr_handler = {
+	.prefix	= XATTR_SECURITY_PREFIX,
+	.get	= sffs_xattr_get,
+	.set	= sffs_xattr_set,
+};
+
+const struct xattr_handler *sffs_xattr_handlers[] = {
+	&sffs_user_xattr_handler,
+	&sffs_trusted_xattr_handler,
+	&sffs_security_xattr_handler,
+	NULL
+};
