@@ -40,7 +40,7 @@ KSFT_TARGETS	?= flash wakeups sffs
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
 RESULTS	:= $(OUT)/results
 
-.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test \
+.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test qemu-test-4k \
 	checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash
 
@@ -99,6 +99,21 @@ qemu-test: kernel ksft
 	rc=$${PIPESTATUS[0]}; \
 	tail -n 1 $(OUT)/qemu-test-$(ARCH).txt | \
 		sed 's/^/qemu-test-$(ARCH): /' > $(RESULTS)/qemu-test-$(ARCH); \
+	exit $$rc
+
+## make qemu-test-4k ARCH=x86_64|arm   the sffs kselftest again on a NAND
+##                    with 4 KiB pages and 256 KiB erase blocks
+qemu-test-4k: kernel ksft
+	@mkdir -p $(RESULTS)
+	$(H)/qemu-run --arch $(ARCH) --kernel $(OBJ)/$(IMAGE_$(ARCH)) \
+		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-4k-$(ARCH) \
+		--workdir $(OUT)/qemu-test-4k-$(ARCH) --payload $(KSFT) \
+		--append "nandsim.id_bytes=0xec,0xd3,0x51,0xa6" \
+		--mem 768 --timeout 900 --run './run_kselftest.sh -c sffs' \
+		| tee $(OUT)/qemu-test-4k-$(ARCH).txt; \
+	rc=$${PIPESTATUS[0]}; \
+	tail -n 1 $(OUT)/qemu-test-4k-$(ARCH).txt | \
+		sed 's/^/qemu-test-4k-$(ARCH): /' > $(RESULTS)/qemu-test-4k-$(ARCH); \
 	exit $$rc
 
 ## make harness-test  unit tests of the harness (console parser, series tool)

@@ -21,7 +21,7 @@ declare -A idb=([256]=0xda [512]=0xdc [1024]=0xd3 [2048]=0xd5 [4096]=0xd7)
 for mb in $sizes; do
 	fss="sffs ubifs jffs2"
 	[ "$mb" -lt 4096 ] || [ "${BENCH_JFFS2_4G:-0}" = 1 ] || fss="sffs ubifs"
-	mem=$((768 + mb / 2))
+	mem=$((1024 + mb))
 	echo "== nandsim $mb MiB: $fss, $((mb / 4)) MiB of data each"
 	"$here/qemu-run" --arch x86_64 --kernel "$obj/arch/x86/boot/bzImage" \
 		--busybox /bin/busybox --name "bench-flash-$mb" \

@@ -21,6 +21,7 @@
 #include <linux/highmem.h>
 #include <linux/writeback.h>
 #include <linux/mtd/mtd.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include "sffs.h"
 
@@ -33,23 +34,48 @@ static const char * const sffs_compr_names[SFFS_COMPR_TYPES] = {
 
 int sffs_compr_init(struct sffs_info *c)
 {
-	unsigned int i;
-
 	c->cbuf = kmalloc(SFFS_CBUF_SIZE, GFP_KERNEL);
-	if (!c->cbuf)
-		return -ENOMEM;
-	for (i = 1; i < SFFS_COMPR_TYPES; i++) {
-		if ((i == SFFS_COMPR_LZO && !IS_ENABLED(CONFIG_SFFS_FS_LZO)) ||
-		    (i == SFFS_COMPR_ZSTD && !IS_ENABLED(CONFIG_SFFS_FS_ZSTD)))
-			continue;
-		c->tfm[i] = crypto_alloc_comp(sffs_compr_names[i], 0, 0);
-		if (IS_ERR(c->tfm[i])) {
-			pr_warn("sffs: no %s compressor: %ld\n",
-				sffs_compr_names[i], PTR_ERR(c->tfm[i]));
-			c->tfm[i] = NULL;
-		}
+	return c->cbuf ? 0 : -ENOMEM;
+}
+
+/**
+ * sffs_tfm - the compressor of a mount, allocated on first use
+ * @c: the file system
+ * @type: &enum sffs_compr
+ *
+ * A zstd context costs more than a megabyte, so a mount only pays for
+ * the algorithms it writes or finds on the flash.  The allocation must
+ * not recurse into file system reclaim: callers may hold c->mutex.
+ *
+ * Return: the compressor, or NULL if @type is none, not built in, or
+ * cannot be allocated.
+ */
+struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type)
+{
+	struct crypto_comp *tfm;
+	unsigned int nofs;
+
+	if (type == SFFS_COMPR_NONE || type >= SFFS_COMPR_TYPES ||
+	    (type == SFFS_COMPR_LZO && !IS_ENABLED(CONFIG_SFFS_FS_LZO)) ||
+	    (type == SFFS_COMPR_ZSTD && !IS_ENABLED(CONFIG_SFFS_FS_ZSTD)))
+		return NULL;
+	tfm = READ_ONCE(c->tfm[type]);
+	if (tfm)
+		return tfm;
+	nofs = memalloc_nofs_save();
+	tfm = crypto_alloc_comp(sffs_compr_names[type], 0, 0);
+	memalloc_nofs_restore(nofs);
+	if (IS_ERR(tfm)) {
+		pr_warn_ratelimited("sffs: no %s compressor: %ld\n",
+				    sffs_compr_names[type], PTR_ERR(tfm));
+		return NULL;
 	}
-	return 0;
+	/* two first users may race; one keeps its context */
+	if (cmpxchg(&c->tfm[type], NULL, tfm)) {
+		crypto_free_comp(tfm);
+		tfm = c->tfm[type];
+	}
+	return tfm;
 }
 
 void sffs_compr_exit(struct sffs_info *c)
@@ -113,7 +139,7 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 			size = le32_to_cpu(dn->size);
 			if (dn->compr == SFFS_COMPR_NONE) {
 				memcpy(addr, dn->data, size);
-			} else if (!c->tfm[dn->compr]) {
+			} else if (!sffs_tfm(c, dn->compr)) {
 				err = -EOPNOTSUPP;
 			} else {
 				err = crypto_comp_decompress(c->tfm[dn->compr],
@@ -166,7 +192,7 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 	memset(dn, 0, sizeof(*dn));
 	sffs_key_to_le(&dn->key, &key);
 	dn->size = cpu_to_le32(len);
-	if (compr && c->tfm[compr] &&
+	if (compr && sffs_tfm(c, compr) &&
 	    !crypto_comp_compress(c->tfm[compr], addr, len, c->cbuf, &clen) &&
 	    clen < len) {
 		dn->compr = compr;

@@ -205,7 +205,7 @@ struct inode *sffs_new_inode(struct inode *dir, umode_t mode)
 	inode->i_atime = inode->i_mtime;
 	inode->i_ctime = inode->i_mtime;
 	SFFS_I(inode)->compr = S_ISREG(mode) ? SFFS_I(dir)->compr : 0;
-	if (!SFFS_I(inode)->compr || !c->tfm[SFFS_I(inode)->compr])
+	if (!sffs_tfm(c, SFFS_I(inode)->compr))
 		SFFS_I(inode)->compr = c->compr;
 	mutex_lock(&c->mutex);
 	inode->i_ino = c->j.next_ino++;
@@ -398,7 +398,7 @@ static int sffs_fileattr_set(struct user_namespace *mnt_userns,
 		compr = c->compr ?: SFFS_COMPR_LZO;
 	else
 		compr = SFFS_COMPR_NONE;
-	if (compr && !c->tfm[compr])
+	if (compr && !sffs_tfm(c, compr))
 		return -EOPNOTSUPP;
 	SFFS_I(inode)->compr = compr;
 	inode->i_ctime = current_time(inode);

@@ -25,7 +25,10 @@
  * Locking: the caller holds the file system's mutex for every call.
  */
 #include <linux/mtd/mtd.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/stat.h>
+#include <linux/timekeeping.h>
 #include "journal.h"
 
 /* Commit once this many znodes are dirty: bounds the RAM they pin */
@@ -482,4 +485,89 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 void sffs_journal_unmount(struct sffs_journal *j)
 {
 	sffs_index_destroy(&j->idx);
+}
+
+/**
+ * sffs_journal_format - make an empty file system on an MTD device
+ * @j: journal state to use, left unmounted
+ * @io: flash I/O, set up on the device
+ * @compr: default compression, &enum sffs_compr
+ *
+ * Erases every good block and commits an index holding only the root
+ * directory, through the same journal and commit code the file system
+ * runs on.  mkfs.sffs writes the same layout from user space; this one
+ * lets the KUnit suites format the RAM flash they mount.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
+			unsigned int compr)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	struct sffs_inode_node root = {};
+	struct sffs_wnode wn = {
+		.buf = &root, .len = sizeof(root), .type = SFFS_NODE_INODE,
+	};
+	struct timespec64 now;
+	struct sffs_ckey key;
+	unsigned int fanout, i;
+	u32 eb;
+	int err;
+
+	memset(j, 0, sizeof(*j));
+	j->io = io;
+	j->jmax = 8;
+	j->max_dirty = SFFS_MAX_DIRTY_ZNODES;
+	for (eb = 0; eb < io->eb_count; eb++) {
+		if (sffs_io_is_bad(io, eb))
+			continue;
+		err = sffs_io_erase(io, eb);
+		if (err)
+			return err;
+		if (!sffs_io_is_anchor(io, eb))
+			j->free += io->erase_size;
+	}
+	io->cp_slot = 0;
+	io->cp_next = 0;
+
+	fanout = (min_t(u32, max_t(u32, io->write_size, SFFS_DEF_INDEX_SIZE),
+			4096) - sizeof(struct sffs_index_node)) /
+		 sizeof(struct sffs_branch);
+	cp->version = cpu_to_le16(SFFS_FORMAT_VERSION);
+	cp->fanout = cpu_to_le16(fanout);
+	get_random_bytes(cp->uuid, sizeof(cp->uuid));
+	cp->erase_size = cpu_to_le32(io->erase_size);
+	cp->write_size = cpu_to_le32(io->write_size);
+	cp->eb_count = cpu_to_le32(io->eb_count);
+	for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+		cp->anchor_eb[i] = cpu_to_le32(io->anchor_eb[i]);
+	cp->mkfs_time = cpu_to_le64(ktime_get_real_seconds());
+	cp->default_compr = compr;
+	j->next_ino = SFFS_ROOT_INO + 1;
+
+	err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);
+	if (err)
+		return err;
+	err = sffs_alloc_eb(j, &eb);
+	if (err)
+		goto out;
+	j->jeb[0] = eb;
+	j->jcnt = 1;
+	sffs_io_set_head(io, sffs_eb_addr(io, eb));
+
+	ktime_get_real_ts64(&now);
+	key = sffs_key(SFFS_ROOT_INO, SFFS_KEY_INODE, 0);
+	sffs_key_to_le(&root.key, &key);
+	root.atime.sec = cpu_to_le64(now.tv_sec);
+	root.atime.nsec = cpu_to_le32(now.tv_nsec);
+	root.mtime = root.atime;
+	root.ctime = root.atime;
+	root.mode = cpu_to_le32(S_IFDIR | 0755);
+	root.nlink = cpu_to_le32(2);
+	err = sffs_journal_write(j, &wn, 1);
+	if (!err)
+		err = sffs_journal_commit(j);
+out:
+	sffs_index_destroy(&j->idx);
+	return err;
 }

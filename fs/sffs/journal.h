@@ -80,5 +80,7 @@ u64 sffs_journal_reserve(const struct sffs_journal *j);
 int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
 int sffs_journal_replay(struct sffs_journal *j);
 int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
+int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
+			unsigned int compr);
 
 #endif /* __SFFS_JOURNAL_H__ */

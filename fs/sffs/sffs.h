@@ -30,7 +30,7 @@ struct crypto_comp;
  * @xbuf: an xattr node read from flash, under @mutex
  * @dbuf: a data node being written, under @mutex
  * @cbuf: compression output, under @mutex
- * @tfm: compressors by &enum sffs_compr
+ * @tfm: compressors by &enum sffs_compr, allocated on first use by sffs_tfm()
  * @compr: compression of new files (mount option compr=)
  * @jmax: journal size in erase blocks (mount option journal=)
  * @budget: flash promised to dirty pages not yet written, under @mutex
@@ -109,8 +109,12 @@ extern const struct file_operations sffs_dir_operations;
 extern const struct file_operations sffs_file_operations;
 extern const struct address_space_operations sffs_aops;
 int sffs_compr_init(struct sffs_info *c);
+struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
 void sffs_compr_exit(struct sffs_info *c);
 int sffs_truncate_block(struct inode *inode, loff_t size);
+
+/* super.c */
+extern struct file_system_type sffs_fs_type;
 
 /* xattr.c */
 extern const struct xattr_handler *sffs_xattr_handlers[];

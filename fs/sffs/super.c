@@ -207,7 +207,7 @@ static int sffs_apply_options(struct sffs_info *c, struct fs_context *fc)
 	struct sffs_fc *ctx = fc->fs_private;
 
 	if (ctx->compr >= 0) {
-		if (ctx->compr && !c->tfm[ctx->compr])
+		if (ctx->compr && !sffs_tfm(c, ctx->compr))
 			return invalfc(fc, "compr=%s is not available",
 				       sffs_compr_opt[ctx->compr]);
 		c->compr = ctx->compr;
@@ -253,7 +253,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto out_compr;
 	c->compr = c->j.cp.default_compr < SFFS_COMPR_TYPES &&
-		   c->tfm[c->j.cp.default_compr] ? c->j.cp.default_compr : 0;
+		   sffs_tfm(c, c->j.cp.default_compr) ? c->j.cp.default_compr : 0;
 	err = sffs_apply_options(c, fc);
 	if (err)
 		goto out_journal;
@@ -386,7 +386,7 @@ static void sffs_kill_sb(struct super_block *sb)
 	kfree(c);
 }
 
-static struct file_system_type sffs_fs_type = {
+struct file_system_type sffs_fs_type = {
 	.owner		= THIS_MODULE,
 	.name		= "sffs",
 	.init_fs_context = sffs_init_fs_context,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <mtd/mtd-user.h>
 #include "sffs_tool.h"
@@ -108,6 +109,27 @@ static bool is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/*
+ * MEMGETINFO reports the size in 32 bits, 0 for a 4 GiB device: take it
+ * from sysfs, as mtd-utils' libmtd does, and fall back to the ioctl.
+ */
+static uint64_t mtd_size(const struct stat *st, uint32_t ioctl_size)
+{
+	unsigned long long size;
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/size",
+		 major(st->st_rdev), minor(st->st_rdev));
+	f = fopen(path, "r");
+	if (!f)
+		return ioctl_size;
+	ok = fscanf(f, "%llu", &size) == 1;
+	fclose(f);
+	return ok ? size : ioctl_size;
+}
+
 int sffs_dev_open(struct sffs_dev *d, const char *path, bool write,
 		  uint32_t erase_size, uint32_t write_size, uint64_t size)
 {
@@ -125,7 +147,7 @@ int sffs_dev_open(struct sffs_dev *d, const char *path, bool write,
 		d->is_mtd = true;
 		erase_size = mi.erasesize;
 		write_size = mi.writesize;
-		size = mi.size;
+		size = mtd_size(&st, mi.size);
 	} else if (!size) {
 		size = st.st_size;	/* an existing image */
 	}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of SFFS as a whole: formatted, mounted through the VFS,
+ * written, unmounted and mounted again on a RAM flash registered with
+ * the MTD core, so they run on UML as well as on any other kernel.
+ *
+ * The RAM flash behaves as NAND does to the extent a file system can get
+ * wrong: whole pages only, each programmed once after an erase and in
+ * order within its erase block.  Any write breaking those rules fails and
+ * is counted, and every test checks the count is zero.
+ */
+#include <kunit/test.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/mtd/mtd.h>
+#include <linux/namei.h>
+#include <linux/random.h>
+#include <linux/statfs.h>
+#include <linux/vmalloc.h>
+#include "sffs.h"
+
+#define RF_WRITESIZE	2048
+#define RF_ERASESIZE	(128 * 1024)
+#define RF_BLOCKS	96		/* 12 MiB */
+#define RF_PAGES	(RF_ERASESIZE / RF_WRITESIZE)
+
+struct sffs_ramflash {
+	struct mtd_info mtd;
+	u8 *mem;
+	u16 next_page[RF_BLOCKS];	/* pages below it are programmed */
+	DECLARE_BITMAP(bad, RF_BLOCKS);
+	unsigned int violations;
+	unsigned long programs;
+	unsigned long erases;
+};
+
+static struct sffs_ramflash *to_rf(struct mtd_info *mtd)
+{
+	return container_of(mtd, struct sffs_ramflash, mtd);
+}
+
+static int rf_read(struct mtd_info *mtd, loff_t from, size_t len,
+		   size_t *retlen, u_char *buf)
+{
+	memcpy(buf, to_rf(mtd)->mem + from, len);
+	*retlen = len;
+	return 0;
+}
+
+static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
+		    size_t *retlen, const u_char *buf)
+{
+	struct sffs_ramflash *rf = to_rf(mtd);
+	size_t done;
+
+	*retlen = 0;
+	if (to % RF_WRITESIZE || len % RF_WRITESIZE) {
+		rf->violations++;
+		return -EINVAL;
+	}
+	for (done = 0; done < len; done += RF_WRITESIZE) {
+		u64 addr = to + done;
+		u32 eb = div_u64(addr, RF_ERASESIZE);
+		u32 page = div_u64(addr % RF_ERASESIZE, RF_WRITESIZE);
+
+		if (page < rf->next_page[eb] ||
+		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
+			rf->violations++;
+			return -EIO;
+		}
+		memcpy(rf->mem + addr, buf + done, RF_WRITESIZE);
+		rf->next_page[eb] = page + 1;
+		rf->programs++;
+		*retlen += RF_WRITESIZE;
+	}
+	return 0;
+}
+
+static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
+{
+	struct sffs_ramflash *rf = to_rf(mtd);
+	u32 eb;
+
+	if (ei->addr % RF_ERASESIZE || ei->len % RF_ERASESIZE) {
+		rf->violations++;
+		return -EINVAL;
+	}
+	for (eb = div_u64(ei->addr, RF_ERASESIZE);
+	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
+		if (test_bit(eb, rf->bad)) {
+			rf->violations++;
+			ei->fail_addr = (u64)eb * RF_ERASESIZE;
+			return -EIO;
+		}
+		memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff, RF_ERASESIZE);
+		rf->next_page[eb] = 0;
+		rf->erases++;
+	}
+	return 0;
+}
+
+static int rf_block_isbad(struct mtd_info *mtd, loff_t ofs)
+{
+	return test_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
+}
+
+static void rf_free(struct sffs_ramflash *rf)
+{
+	if (rf->mtd.index >= 0)
+		mtd_device_unregister(&rf->mtd);
+	vfree(rf->mem);
+	kfree(rf);
+}
+
+/* A registered, formatted RAM flash; @bad: bad blocks to mark first */
+static struct sffs_ramflash *rf_create(struct kunit *test,
+				       const unsigned int *bad, int nbad)
+{
+	struct sffs_ramflash *rf;
+	struct sffs_journal *j;
+	struct sffs_io io;
+	int i, err;
+
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rf);
+	rf->mtd.index = -1;
+	rf->mem = vmalloc((size_t)RF_BLOCKS * RF_ERASESIZE);
+	if (!rf->mem) {
+		kfree(rf);
+		KUNIT_ASSERT_FAILURE(test, "no memory for the RAM flash\n");
+	}
+	memset(rf->mem, 0xa5, (size_t)RF_BLOCKS * RF_ERASESIZE);
+	memset(rf->next_page, 0xff, sizeof(rf->next_page)); /* not erased */
+	for (i = 0; i < nbad; i++)
+		set_bit(bad[i], rf->bad);
+	rf->mtd.name = "sffs-kunit";
+	rf->mtd.type = MTD_NANDFLASH;
+	rf->mtd.flags = MTD_CAP_NANDFLASH;
+	rf->mtd.size = (u64)RF_BLOCKS * RF_ERASESIZE;
+	rf->mtd.erasesize = RF_ERASESIZE;
+	rf->mtd.writesize = RF_WRITESIZE;
+	rf->mtd.writebufsize = RF_WRITESIZE;
+	rf->mtd.owner = THIS_MODULE;
+	rf->mtd._read = rf_read;
+	rf->mtd._write = rf_write;
+	rf->mtd._erase = rf_erase;
+	rf->mtd._block_isbad = rf_block_isbad;
+	err = mtd_device_register(&rf->mtd, NULL, 0);
+	if (err) {
+		rf->mtd.index = -1;
+		rf_free(rf);
+		KUNIT_ASSERT_FAILURE(test, "mtd_device_register: %d\n", err);
+	}
+	test->priv = rf;	/* freed by sffs_fs_exit() */
+
+	j = kunit_kzalloc(test, sizeof(*j), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, j);
+	err = sffs_io_init(&io, &rf->mtd, false);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	err = sffs_journal_format(j, &io, SFFS_COMPR_NONE);
+	sffs_io_destroy(&io);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "format");
+	return rf;
+}
+
+static struct vfsmount *rf_mount(struct sffs_ramflash *rf, const char *opts)
+{
+	char src[16], data[32] = "";
+
+	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
+	/* the option parser cuts its string up: give it a copy */
+	if (opts)
+		strscpy(data, opts, sizeof(data));
+	/* an internal mount: mntput() unmounts at once, even from a kthread */
+	return vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT, src, data);
+}
+
+static void rf_umount(struct vfsmount *mnt)
+{
+	mntput(mnt);
+}
+
+/* Deterministic file contents: compressible or not, by seed */
+static void fill(u8 *buf, size_t len, u32 seed, bool compressible)
+{
+	struct rnd_state rnd;
+	size_t i;
+
+	prandom_seed_state(&rnd, seed);
+	if (!compressible) {
+		prandom_bytes_state(&rnd, buf, len);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		buf[i] = "sffs kunit "[(i / 7 + seed) % 11];
+}
+
+/*
+ * Files are closed with __fput_sync(): KUnit runs tests in a kernel
+ * thread, where fput() defers the close to a work item that would keep
+ * the mount, and the super block, alive past the unmount.
+ */
+static int write_file(struct vfsmount *mnt, const char *name, const u8 *buf,
+		      size_t len, bool sync)
+{
+	struct file *f = file_open_root_mnt(mnt, name,
+					    O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	loff_t pos = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	/* a short write is allowed when the flash fills: the next one fails */
+	while (!err && pos < len) {
+		n = kernel_write(f, buf + pos, len - pos, &pos);
+		if (n <= 0)
+			err = n ?: -EIO;
+	}
+	if (!err && sync)
+		err = vfs_fsync(f, 0);
+	__fput_sync(f);
+	return err;
+}
+
+/* 0 if @name holds exactly @len bytes equal to @want */
+static int check_file(struct vfsmount *mnt, const char *name, const u8 *want,
+		      size_t len, u8 *tmp)
+{
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, tmp, len + 1, &pos);
+	__fput_sync(f);
+	if (n < 0)
+		return n;
+	if (n != len || memcmp(tmp, want, len))
+		return -EBADMSG;
+	return 0;
+}
+
+static int rename_file(struct vfsmount *mnt, const char *from, const char *to)
+{
+	struct dentry *root = mnt->mnt_root, *old, *new;
+	struct inode *dir = d_inode(root);
+	struct renamedata rd = {
+		.old_mnt_userns = &init_user_ns,
+		.new_mnt_userns = &init_user_ns,
+		.old_dir = dir,
+		.new_dir = dir,
+	};
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	old = lookup_one_len(from, root, strlen(from));
+	err = PTR_ERR_OR_ZERO(old);
+	if (err)
+		goto out;
+	new = lookup_one_len(to, root, strlen(to));
+	err = PTR_ERR_OR_ZERO(new);
+	if (!err) {
+		rd.old_dentry = old;
+		rd.new_dentry = new;
+		err = vfs_rename(&rd);
+		dput(new);
+	}
+	dput(old);
+out:
+	inode_unlock(dir);
+	return err;
+}
+
+static void sffs_fs_mount_empty(struct kunit *test)
+{
+	static const unsigned int bad[] = { 1, 40 };
+	struct sffs_ramflash *rf = rf_create(test, bad, ARRAY_SIZE(bad));
+	struct vfsmount *mnt = rf_mount(rf, NULL);
+	struct kstatfs st;
+	struct path root;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
+	root.mnt = mnt;
+	root.dentry = mnt->mnt_root;
+	KUNIT_EXPECT_EQ(test, vfs_statfs(&root, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.f_type, (long)SFFS_SUPER_MAGIC);
+	KUNIT_EXPECT_EQ(test, st.f_bsize, (long)SFFS_BLOCK_SIZE);
+	/* everything but the anchor, the bad blocks and the reserve */
+	KUNIT_EXPECT_LT(test, st.f_bavail * SFFS_BLOCK_SIZE,
+			(u64)(RF_BLOCKS - SFFS_ANCHOR_BLOCKS - ARRAY_SIZE(bad)) *
+			RF_ERASESIZE);
+	KUNIT_EXPECT_GT(test, st.f_bavail * SFFS_BLOCK_SIZE,
+			(u64)(RF_BLOCKS / 2) * RF_ERASESIZE);
+	KUNIT_EXPECT_TRUE(test, S_ISDIR(d_inode(mnt->mnt_root)->i_mode));
+	KUNIT_EXPECT_EQ(test, d_inode(mnt->mnt_root)->i_ino,
+			(unsigned long)SFFS_ROOT_INO);
+	/* the anchor skipped the bad block among the first ones */
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.anchor_eb[1], 2U);
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+static void sffs_fs_not_sffs(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct vfsmount *mnt;
+
+	/* wipe both anchor slots: no checkpoint is left to mount */
+	memset(rf->mem, 0xff, SFFS_ANCHOR_BLOCKS * RF_ERASESIZE);
+	mnt = rf_mount(rf, NULL);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mnt));
+	if (!IS_ERR(mnt))
+		rf_umount(mnt);
+	KUNIT_EXPECT_PTR_EQ(test, rf_mount(rf, "compr=bogus"),
+			    ERR_PTR(-EINVAL));
+}
+
+static void sffs_fs_write_remount(struct kunit *test)
+{
+	static const size_t sizes[] = { 0, 1, 4095, 4096, 4097, 70000, 300000 };
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	static const char * const opts[] = { "compr=none", "compr=lzo", "compr=zstd" };
+	size_t max = sizes[ARRAY_SIZE(sizes) - 1];
+	u8 *buf = kunit_kmalloc(test, max, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, max + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	char name[32];
+	int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	for (k = 0; k < ARRAY_SIZE(opts); k++) {
+		mnt = rf_mount(rf, opts[k]);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount %s: %ld",
+				       opts[k], PTR_ERR(mnt));
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			snprintf(name, sizeof(name), "f%d-%d", k, i);
+			fill(buf, sizes[i], k * 100 + i, i & 1);
+			KUNIT_EXPECT_EQ_MSG(test, write_file(mnt, name, buf,
+							     sizes[i], false),
+					    0, "%s", name);
+		}
+		rf_umount(mnt);
+	}
+
+	/* everything written under each compr= reads back after remount */
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (k = 0; k < ARRAY_SIZE(opts); k++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			snprintf(name, sizeof(name), "f%d-%d", k, i);
+			fill(buf, sizes[i], k * 100 + i, i & 1);
+			KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf,
+							     sizes[i], tmp),
+					    0, "%s", name);
+		}
+	}
+	/* a new super block: each of the three unmounts committed */
+	KUNIT_EXPECT_GE(test, SFFS_SB(mnt->mnt_sb)->j.commit, 4ULL);
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	KUNIT_EXPECT_GT(test, rf->programs, 0UL);
+}
+
+/*
+ * The flash fills up: writes end with -ENOSPC, never with corruption,
+ * and what was written before is still there after a remount.
+ */
+static void sffs_fs_enospc(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	size_t len = 256 * 1024;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	char name[32];
+	int i, n, err = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (n = 0; n < 2 * RF_BLOCKS && !err; n++) {
+		snprintf(name, sizeof(name), "fill%d", n);
+		fill(buf, len, n, false);
+		err = write_file(mnt, name, buf, len, true);
+	}
+	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
+	rf_umount(mnt);
+
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < n - 1; i++) {
+		snprintf(name, sizeof(name), "fill%d", i);
+		fill(buf, len, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+				    0, "%s", name);
+	}
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * Power cuts: a file fsync'd before the cut survives it, the mount after
+ * the cut replays the journal, and the file system is writable again.
+ * The cut comes after 1 to 60 more flash writes and erases, the last one
+ * torn, while files are created, written, fsync'd and renamed.
+ */
+static void sffs_fs_power_cut(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	size_t len = 20000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_io *io;
+	char name[32], to[32];
+	int cut, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	for (cut = 1; cut <= 60; cut += 1 + cut / 8) {
+		mnt = rf_mount(rf, "compr=lzo");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
+				       "mount after cut %d: %ld", cut - 1,
+				       PTR_ERR(mnt));
+		/* what the previous cut left, fsync'd before it */
+		fill(buf, len, cut, true);
+		snprintf(name, sizeof(name), "keep%d", cut);
+		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, len, true), 0);
+
+		io = &SFFS_SB(mnt->mnt_sb)->io;
+		io->cut = cut;
+		for (i = 0; i < 200 && io->cut; i++) {
+			snprintf(name, sizeof(name), "lost%d-%d", cut, i);
+			fill(buf, len, i, i & 1);
+			write_file(mnt, name, buf, len, i & 1);
+			if (i % 3 == 2) {
+				snprintf(to, sizeof(to), "renamed%d-%d", cut, i);
+				rename_file(mnt, name, to);
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
+		rf_umount(mnt);	/* the flash ignores what it is told now */
+
+		mnt = rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
+				       cut, PTR_ERR(mnt));
+		fill(buf, len, cut, true);
+		snprintf(name, sizeof(name), "keep%d", cut);
+		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+				    0, "%s after cut %d", name, cut);
+		/* and it takes new writes */
+		KUNIT_EXPECT_EQ(test, write_file(mnt, "after", buf, len, true), 0);
+		rf_umount(mnt);
+	}
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+static struct kunit_case sffs_fs_cases[] = {
+	KUNIT_CASE(sffs_fs_mount_empty),
+	KUNIT_CASE(sffs_fs_not_sffs),
+	KUNIT_CASE(sffs_fs_write_remount),
+	KUNIT_CASE(sffs_fs_enospc),
+	KUNIT_CASE(sffs_fs_power_cut),
+	{}
+};
+
+static void sffs_fs_exit(struct kunit *test)
+{
+	if (test->priv)
+		rf_free(test->priv);
+}
+
+static struct kunit_suite sffs_fs_suite = {
+	.name = "sffs_fs",
+	.exit = sffs_fs_exit,
+	.test_cases = sffs_fs_cases,
+};
+
+kunit_test_suite(sffs_fs_suite);
