@@ -59,9 +59,9 @@ lines = ['# SFFS against UBIFS and JFFS2', '',
          'x86_64 guest under QEMU TCG, 2 vCPUs, nandsim with 2 KiB pages '
          'and 128 KiB erase blocks, filled to 25% with incompressible '
          '1 MiB files.  Mount: after unmount and dropped caches, as a '
-         'shell times it (UBIFS: UBI attach + mount).  RAM: memory in use '
-         'after mount and `ls -lR`, minus before the mount.  "-": not '
-         'run or failed.', '',
+         'shell times it (UBIFS: UBI attach + mount).  RAM: slab + vmalloc '
+         'after mount and `ls -lR`, minus the same before the mount, '
+         'caches dropped first.  "-": not run or failed.', '',
          '| flash | data | SFFS mount ms (kernel) | UBIFS attach+mount ms '
          '(attach) | JFFS2 mount ms | SFFS RAM kB | UBIFS RAM kB | '
          'JFFS2 RAM kB | SFFS write MB/s | UBIFS write MB/s | '

@@ -27,7 +27,7 @@ NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
 NUM_POSIX=14
 CUTS="1 7 25"
 NUM_CUTS=3
-NUM_TESTS=$((NUM_POSIX + 10 + NUM_CUTS))
+NUM_TESTS=$((NUM_POSIX + 11 + NUM_CUTS))
 
 testnum=0
 nfail=0
@@ -131,7 +131,7 @@ nand_tests()
 	else
 		result 1 "mount"
 		i=0
-		while [ "$i" -lt $((NUM_POSIX + 5 + NUM_CUTS)) ]; do
+		while [ "$i" -lt $((NUM_POSIX + 6 + NUM_CUTS)) ]; do
 			skip "nand test $i" "no mount"
 			i=$((i + 1))
 		done
@@ -167,6 +167,15 @@ nand_tests()
 	run umount "$mnt" || rc=1
 	run "$DUMP" "/dev/mtd$mtd" || rc=1
 	result "$rc" "dump.sffs finds a valid index"
+
+	# mount by name, as JFFS2 and UBIFS accept it
+	rc=0
+	name=$(cat "/sys/class/mtd/mtd$mtd/name")
+	run mount -t sffs "mtd:$name" "$mnt" || rc=1
+	[ "$rc" -eq 0 ] && (cd "$mnt" && sha256sum -c "$stage/sha256") \
+		>/dev/null 2>&1 || rc=1
+	is_mounted "$mnt" && { run umount "$mnt" || rc=1; }
+	result "$rc" "mount by mtd:NAME"
 
 	for cut in $CUTS; do
 		power_cut_test "$mtd" "$cut"
@@ -300,7 +309,7 @@ if [ -n "$nand" ] && ensure_node "$nand"; then
 	nand_tests "$nand"
 else
 	i=0
-	while [ "$i" -lt $((NUM_POSIX + 7 + NUM_CUTS)) ]; do
+	while [ "$i" -lt $((NUM_POSIX + 8 + NUM_CUTS)) ]; do
 		skip "nand test $i" "no nandsim"
 		i=$((i + 1))
 	done
