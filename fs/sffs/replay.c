@@ -134,18 +134,25 @@ int sffs_journal_replay(struct sffs_journal *j)
 	u64 tail = 0;
 	int err = 0, n;
 
+	/*
+	 * Clean unmount: the journal's first unit was never written.  Only
+	 * then is a block-sized buffer needed, so a clean mount does not
+	 * allocate one.
+	 */
+	r.buf = kmalloc(io->unit, GFP_KERNEL);
+	if (!r.buf)
+		return -ENOMEM;
+	err = sffs_io_read(io, jhead, r.buf, io->unit);
+	if (err || !memchr_inv(r.buf, 0xff, io->unit)) {
+		kfree(r.buf);
+		if (!err)
+			sffs_io_set_head(io, jhead);
+		return err;
+	}
+	kfree(r.buf);
 	r.buf = kvmalloc(io->erase_size, GFP_KERNEL);
 	if (!r.buf)
 		return -ENOMEM;
-
-	/* Clean unmount: the journal's first unit was never written */
-	err = sffs_io_read(io, jhead, r.buf, io->unit);
-	if (err)
-		goto out;
-	if (!memchr_inv(r.buf, 0xff, io->unit)) {
-		sffs_io_set_head(io, jhead);
-		goto out;
-	}
 
 	for (i = 0; i < j->jcnt; i++) {
 		u64 start = i ? sffs_eb_addr(io, j->jeb[i]) : jhead;
