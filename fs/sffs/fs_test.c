@@ -274,6 +274,29 @@ out:
 	return err;
 }
 
+/*
+ * Space accounting: every byte of the good blocks outside the anchor is
+ * free, used by a live node or dirty, whatever happened before, a power
+ * cut and its replay included.  statfs is computed from these counters.
+ */
+static void check_space(struct kunit *test, struct vfsmount *mnt,
+			const char *when, int n)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	u64 cap = 0, sum;
+	u32 eb;
+
+	for (eb = 0; eb < c->io.eb_count; eb++)
+		if (!sffs_io_is_bad(&c->io, eb) && !sffs_io_is_anchor(&c->io, eb))
+			cap += c->io.erase_size;
+	mutex_lock(&c->mutex);
+	sum = c->j.free + c->j.used + c->j.dirty;
+	KUNIT_EXPECT_EQ_MSG(test, sum, cap,
+			    "%s %d: free %llu + used %llu + dirty %llu",
+			    when, n, c->j.free, c->j.used, c->j.dirty);
+	mutex_unlock(&c->mutex);
+}
+
 static void sffs_fs_mount_empty(struct kunit *test)
 {
 	static const unsigned int bad[] = { 1, 40 };
@@ -285,6 +308,7 @@ static void sffs_fs_mount_empty(struct kunit *test)
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
 	root.mnt = mnt;
 	root.dentry = mnt->mnt_root;
+	check_space(test, mnt, "empty", 0);
 	KUNIT_EXPECT_EQ(test, vfs_statfs(&root, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.f_type, (long)SFFS_SUPER_MAGIC);
 	KUNIT_EXPECT_EQ(test, st.f_bsize, (long)SFFS_BLOCK_SIZE);
@@ -343,6 +367,10 @@ static void sffs_fs_write_remount(struct kunit *test)
 							     sizes[i], false),
 					    0, "%s", name);
 		}
+		down_read(&mnt->mnt_sb->s_umount);
+		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
+		up_read(&mnt->mnt_sb->s_umount);
+		check_space(test, mnt, "written", k);
 		rf_umount(mnt);
 	}
 
@@ -358,6 +386,7 @@ static void sffs_fs_write_remount(struct kunit *test)
 					    0, "%s", name);
 		}
 	}
+	check_space(test, mnt, "remounted", 0);
 	/* a new super block: each of the three unmounts committed */
 	KUNIT_EXPECT_GE(test, SFFS_SB(mnt->mnt_sb)->j.commit, 4ULL);
 	rf_umount(mnt);
@@ -389,6 +418,7 @@ static void sffs_fs_enospc(struct kunit *test)
 		err = write_file(mnt, name, buf, len, true);
 	}
 	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
+	check_space(test, mnt, "full", n);
 	rf_umount(mnt);
 
 	mnt = rf_mount(rf, NULL);
@@ -449,6 +479,7 @@ static void sffs_fs_power_cut(struct kunit *test)
 		mnt = rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
 				       cut, PTR_ERR(mnt));
+		check_space(test, mnt, "replayed after cut", cut);
 		fill(buf, len, cut, true);
 		snprintf(name, sizeof(name), "keep%d", cut);
 		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
