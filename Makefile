@@ -40,7 +40,7 @@ KSFT_TARGETS	?= flash wakeups sffs
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
 RESULTS	:= $(OUT)/results
 
-.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test qemu-test-4k \
+.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash
 
@@ -114,6 +114,27 @@ qemu-test-4k: kernel ksft
 	rc=$${PIPESTATUS[0]}; \
 	tail -n 1 $(OUT)/qemu-test-4k-$(ARCH).txt | \
 		sed 's/^/qemu-test-4k-$(ARCH): /' > $(RESULTS)/qemu-test-4k-$(ARCH); \
+	exit $$rc
+
+## make module-test   SFFS as a module on x86_64: insmod, the sffs kselftest, rmmod
+MOBJ		= $(TREE)/.obj-x86_64-module
+module-test: tree
+	@mkdir -p $(RESULTS)
+	$(H)/kbuild.sh x86_64 $(TREE) $(MOBJ) $(H)/configs/x86_64.config \
+		$(H)/configs/qemu-test.config $(H)/configs/module.config
+	@$(MAKE) --no-print-directory ksft ARCH=x86_64
+	$(H)/qemu-run --arch x86_64 --kernel $(MOBJ)/$(IMAGE_x86_64) \
+		--busybox $(BUSYBOX_x86_64) --name module-test \
+		--workdir $(OUT)/module-test --payload $(BUILD)/ksft-x86_64/install \
+		--payload $(MOBJ)/fs/sffs/sffs.ko:sffs.ko \
+		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" --mem 768 --timeout 900 \
+		--run 'insmod ./sffs.ko && ./run_kselftest.sh -c sffs; \
+		       if rmmod sffs; then echo "ok 1 rmmod sffs"; \
+		       else echo "not ok 1 rmmod sffs"; fi' \
+		| tee $(OUT)/module-test.txt; \
+	rc=$${PIPESTATUS[0]}; \
+	tail -n 1 $(OUT)/module-test.txt | \
+		sed 's/^/module-test: /' > $(RESULTS)/module-test; \
 	exit $$rc
 
 ## make harness-test  unit tests of the harness (console parser, series tool)

@@ -17,7 +17,8 @@ rm -rf "$results"
 mkdir -p "$results" "$logs"
 
 steps=(tree harness-test tools-test kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm"
-	"qemu-test-4k ARCH=x86_64" "qemu-test-4k ARCH=arm" checkpatch am-check offcheck)
+	"qemu-test-4k ARCH=x86_64" "qemu-test-4k ARCH=arm" module-test checkpatch am-check
+	offcheck)
 total_p=0 total_f=0
 start_all=$SECONDS
 for step in "${steps[@]}"; do
