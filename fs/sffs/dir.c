@@ -18,66 +18,100 @@
 #include <linux/slab.h>
 #include "sffs.h"
 
-#define SFFS_DENTRY_MAX_LEN	(sizeof(struct sffs_dentry_node) + \
-				 SFFS_MAX_NAME_LEN)
-
-/* What a name in a directory resolves to */
-struct sffs_dent {
-	struct sffs_ckey key;
-	u64 target;
-	bool found;
-	u32 free_coll;		/* first unused collision index, or ~0 */
-};
-
-/*
- * Look @name up in directory @dir; also find a collision index a new
- * entry of that name could take.  @c->mutex held.
+/**
+ * sffs_find_name - look a name up among the hashed keys of an inode
+ * @c: the file system, its mutex held
+ * @ino: the directory, or the inode owning the attribute
+ * @type: %SFFS_NODE_DENTRY or %SFFS_NODE_XATTR
+ * @name: the name
+ * @len: its length
+ * @buf: room for the largest node of @type; holds the one found
+ * @slot: the result
+ *
+ * Names are keyed by their hash plus a collision index, so all the nodes
+ * whose name has the same hash sit side by side in the index.  Read them
+ * until the name matches.  When it does not, @slot->key is where a new
+ * node of that name goes: the first collision index not in use, or
+ * @slot->free_coll is ~0 when all %SFFS_MAX_COLLISIONS are taken.
+ *
+ * Return: 0, or an error of the index or of the flash.
  */
-static int sffs_find_dent(struct sffs_info *c, u64 dir, const struct qstr *name,
-			  struct sffs_dent *d)
+int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
+		   const char *name, u32 len, void *buf,
+		   struct sffs_name_slot *slot)
 {
-	u64 h = (u64)sffs_name_hash(name->name, name->len) << SFFS_HASH_SHIFT;
-	struct sffs_ckey key = sffs_key(dir, SFFS_KEY_DENTRY, h);
-	struct sffs_ckey end = sffs_key(dir, SFFS_KEY_DENTRY,
-					h + SFFS_MAX_COLLISIONS);
-	struct sffs_dentry_node *de = c->rbuf;
+	unsigned int ktype = type == SFFS_NODE_DENTRY ? SFFS_KEY_DENTRY :
+							SFFS_KEY_XATTR;
+	u32 max_len = type == SFFS_NODE_DENTRY ? SFFS_DENTRY_MAX_LEN :
+						 SFFS_XATTR_MAX_LEN;
+	u64 h = (u64)sffs_name_hash(name, len) << SFFS_HASH_SHIFT;
+	struct sffs_ckey key = sffs_key(ino, ktype, h);
+	struct sffs_ckey end = sffs_key(ino, ktype, h + SFFS_MAX_COLLISIONS);
 	struct sffs_zref ref;
 	u32 expect = 0;
 	int err;
 
-	d->found = false;
-	d->free_coll = ~0U;
+	slot->found = false;
+	slot->free_coll = ~0U;
 	for (;;) {
+		const struct sffs_dentry_node *de = buf;
+		const struct sffs_xattr_node *xn = buf;
+		const u8 *nname;
+		u32 nlen;
+
 		err = sffs_index_next(&c->j.idx, &key, &ref);
 		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
 			break;
 		if (err)
 			return err;
-		if (d->free_coll == ~0U && sffs_key_value(&ref.key) - h != expect)
-			d->free_coll = expect;
+		if (slot->free_coll == ~0U &&
+		    sffs_key_value(&ref.key) - h != expect)
+			slot->free_coll = expect;
 		expect = sffs_key_value(&ref.key) - h + 1;
-		if (ref.len > SFFS_DENTRY_MAX_LEN)
+		if (ref.len > max_len)
 			return -EUCLEAN;
-		err = sffs_io_read_node(&c->io, ref.addr, ref.len, de,
-					SFFS_NODE_DENTRY);
+		err = sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
 		if (err)
 			return err;
-		if (le16_to_cpu(de->name_len) == name->len &&
-		    !memcmp(de->name, name->name, name->len)) {
-			d->key = ref.key;
-			d->target = le64_to_cpu(de->target);
-			d->found = true;
-			if (d->free_coll != ~0U)
-				return 0;
+		if (type == SFFS_NODE_DENTRY) {
+			nname = de->name;
+			nlen = le16_to_cpu(de->name_len);
+		} else {
+			nname = xn->data;
+			nlen = le16_to_cpu(xn->name_len);
+		}
+		if (nlen == len && !memcmp(nname, name, len)) {
+			slot->key = ref.key;
+			slot->found = true;
+			return 0;
 		}
 		key = ref.key;
 		key.tv++;
 	}
-	if (d->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
-		d->free_coll = expect;
-	if (!d->found && d->free_coll != ~0U)
-		d->key = sffs_key(dir, SFFS_KEY_DENTRY, h + d->free_coll);
+	if (slot->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
+		slot->free_coll = expect;
+	if (slot->free_coll != ~0U)
+		slot->key = sffs_key(ino, ktype, h + slot->free_coll);
 	return 0;
+}
+
+/* What a name in a directory resolves to */
+struct sffs_dent {
+	struct sffs_name_slot s;
+	u64 target;
+};
+
+/* Look @name up in directory @dir.  @c->mutex held. */
+static int sffs_find_dent(struct sffs_info *c, u64 dir, const struct qstr *name,
+			  struct sffs_dent *d)
+{
+	struct sffs_dentry_node *de = c->rbuf;
+	int err;
+
+	err = sffs_find_name(c, dir, SFFS_NODE_DENTRY, name->name, name->len,
+			     de, &d->s);
+	d->target = !err && d->s.found ? le64_to_cpu(de->target) : 0;
+	return err;
 }
 
 static struct dentry *sffs_lookup(struct inode *dir, struct dentry *dentry,
@@ -95,7 +129,7 @@ static struct dentry *sffs_lookup(struct inode *dir, struct dentry *dentry,
 	mutex_unlock(&c->mutex);
 	if (err)
 		return ERR_PTR(err);
-	if (d.found)
+	if (d.s.found)
 		inode = sffs_iget(dir->i_sb, d.target);
 	return d_splice_alias(inode, dentry);
 }
@@ -187,12 +221,12 @@ static int sffs_add_new(struct inode *dir, struct dentry *dentry,
 		inc_nlink(dir);
 	mutex_lock(&c->mutex);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
-	if (!err && (d.found || d.free_coll == ~0U))
-		err = d.found ? -EEXIST : -ENOSPC;
+	if (!err && (d.s.found || d.s.free_coll == ~0U))
+		err = d.s.found ? -EEXIST : -ENOSPC;
 	if (!err)
 		err = sffs_op_inode(&op, inode);
 	if (!err)
-		err = sffs_op_dent(&op, &d.key, &dentry->d_name, inode);
+		err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
 	if (!err)
 		err = sffs_op_inode(&op, dir);
 	if (!err)
@@ -280,10 +314,10 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 	dir->i_mtime = inode->i_ctime;
 	mutex_lock(&c->mutex);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
-	if (!err && (d.found || d.free_coll == ~0U))
-		err = d.found ? -EEXIST : -ENOSPC;
+	if (!err && (d.s.found || d.s.free_coll == ~0U))
+		err = d.s.found ? -EEXIST : -ENOSPC;
 	if (!err)
-		err = sffs_op_dent(&op, &d.key, &dentry->d_name, inode);
+		err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
 	if (!err)
 		err = sffs_op_inode(&op, inode);
 	if (!err)
@@ -333,7 +367,7 @@ static int sffs_remove(struct inode *dir, struct dentry *dentry, bool is_dir)
 		}
 	}
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
-	if (!err && !d.found)
+	if (!err && !d.s.found)
 		err = -ENOENT;
 	if (err)
 		goto out;
@@ -346,7 +380,7 @@ static int sffs_remove(struct inode *dir, struct dentry *dentry, bool is_dir)
 	} else {
 		drop_nlink(inode);
 	}
-	err = sffs_op_dent(&op, &d.key, &dentry->d_name, NULL);
+	err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, NULL);
 	if (!err)
 		err = sffs_op_inode(&op, inode);
 	if (!err)
@@ -410,8 +444,8 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 				     &nd);
 	if (err)
 		goto out;
-	if (!od.found || (!nd.found && nd.free_coll == ~0U)) {
-		err = od.found ? -ENOSPC : -ENOENT;
+	if (!od.s.found || (!nd.s.found && nd.s.free_coll == ~0U)) {
+		err = od.s.found ? -ENOSPC : -ENOENT;
 		goto out;
 	}
 
@@ -433,9 +467,9 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 				inc_nlink(old_dir);
 			}
 		}
-		err = sffs_op_dent(&op, &od.key, &old_dentry->d_name, new);
+		err = sffs_op_dent(&op, &od.s.key, &old_dentry->d_name, new);
 		if (!err)
-			err = sffs_op_dent(&op, &nd.key, &new_dentry->d_name, old);
+			err = sffs_op_dent(&op, &nd.s.key, &new_dentry->d_name, old);
 		if (!err)
 			err = sffs_op_inode(&op, new);
 	} else {
@@ -452,9 +486,9 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 			drop_nlink(old_dir);
 			inc_nlink(new_dir);
 		}
-		err = sffs_op_dent(&op, &nd.key, &new_dentry->d_name, old);
+		err = sffs_op_dent(&op, &nd.s.key, &new_dentry->d_name, old);
 		if (!err)
-			err = sffs_op_dent(&op, &od.key, &old_dentry->d_name,
+			err = sffs_op_dent(&op, &od.s.key, &old_dentry->d_name,
 					   NULL);
 		if (!err && new)
 			err = sffs_op_inode(&op, new);

@@ -101,9 +101,30 @@ extern const struct inode_operations sffs_file_inode_operations;
 extern const struct inode_operations sffs_symlink_inode_operations;
 extern const struct inode_operations sffs_special_inode_operations;
 
+/* The largest directory entry and extended attribute nodes */
+#define SFFS_DENTRY_MAX_LEN	(sizeof(struct sffs_dentry_node) + \
+				 SFFS_MAX_NAME_LEN)
+#define SFFS_XATTR_MAX_LEN	(sizeof(struct sffs_xattr_node) + \
+				 SFFS_MAX_XATTR_NAME + SFFS_MAX_XATTR_VALUE)
+
+/**
+ * struct sffs_name_slot - where sffs_find_name() found a name, or can put it
+ * @key: the key of the node found, or the free key a new node can take
+ * @found: the name exists
+ * @free_coll: without @found, the collision index of @key; ~0 if none is free
+ */
+struct sffs_name_slot {
+	struct sffs_ckey key;
+	bool found;
+	u32 free_coll;
+};
+
 /* dir.c */
 extern const struct inode_operations sffs_dir_inode_operations;
 extern const struct file_operations sffs_dir_operations;
+int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
+		   const char *name, u32 len, void *buf,
+		   struct sffs_name_slot *slot);
 
 /* file.c */
 extern const struct file_operations sffs_file_operations;

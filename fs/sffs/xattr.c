@@ -13,63 +13,6 @@
 #include <linux/xattr.h>
 #include "sffs.h"
 
-#define SFFS_XATTR_MAX_LEN	(sizeof(struct sffs_xattr_node) + \
-				 SFFS_MAX_XATTR_NAME + SFFS_MAX_XATTR_VALUE)
-
-struct sffs_xfind {
-	struct sffs_ckey key;
-	bool found;
-	u32 free_coll;
-	u16 value_len;
-};
-
-/* Find attribute @name of @ino, leaving its node in c->xbuf; mutex held */
-static int sffs_xattr_find(struct sffs_info *c, u64 ino, const char *name,
-			   size_t nlen, struct sffs_xfind *x)
-{
-	u64 h = (u64)sffs_name_hash(name, nlen) << SFFS_HASH_SHIFT;
-	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_XATTR, h);
-	struct sffs_ckey end = sffs_key(ino, SFFS_KEY_XATTR,
-					h + SFFS_MAX_COLLISIONS);
-	struct sffs_xattr_node *xn = c->xbuf;
-	struct sffs_zref ref;
-	u32 expect = 0;
-	int err;
-
-	x->found = false;
-	x->free_coll = ~0U;
-	for (;;) {
-		err = sffs_index_next(&c->j.idx, &key, &ref);
-		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
-			break;
-		if (err)
-			return err;
-		if (x->free_coll == ~0U && sffs_key_value(&ref.key) - h != expect)
-			x->free_coll = expect;
-		expect = sffs_key_value(&ref.key) - h + 1;
-		if (ref.len > SFFS_XATTR_MAX_LEN)
-			return -EUCLEAN;
-		err = sffs_io_read_node(&c->io, ref.addr, ref.len, xn,
-					SFFS_NODE_XATTR);
-		if (err)
-			return err;
-		if (le16_to_cpu(xn->name_len) == nlen &&
-		    !memcmp(xn->data, name, nlen)) {
-			x->key = ref.key;
-			x->found = true;
-			x->value_len = le16_to_cpu(xn->value_len);
-			return 0;
-		}
-		key = ref.key;
-		key.tv++;
-	}
-	if (x->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
-		x->free_coll = expect;
-	if (x->free_coll != ~0U)
-		x->key = sffs_key(ino, SFFS_KEY_XATTR, h + x->free_coll);
-	return 0;
-}
-
 static int sffs_xattr_get(const struct xattr_handler *handler,
 			  struct dentry *unused, struct inode *inode,
 			  const char *name, void *buffer, size_t size)
@@ -77,20 +20,21 @@ static int sffs_xattr_get(const struct xattr_handler *handler,
 	struct sffs_info *c = SFFS_SB(inode->i_sb);
 	const char *full = xattr_full_name(handler, name);
 	struct sffs_xattr_node *xn = c->xbuf;
-	struct sffs_xfind x;
+	struct sffs_name_slot x;
 	int err;
 
 	mutex_lock(&c->mutex);
-	err = sffs_xattr_find(c, inode->i_ino, full, strlen(full), &x);
+	err = sffs_find_name(c, inode->i_ino, SFFS_NODE_XATTR, full,
+			     strlen(full), xn, &x);
 	if (!err && !x.found)
 		err = -ENODATA;
 	if (!err) {
-		err = x.value_len;
-		if (size && x.value_len > size)
+		err = le16_to_cpu(xn->value_len);
+		if (size && err > size)
 			err = -ERANGE;
 		else if (size)
 			memcpy(buffer, xn->data + le16_to_cpu(xn->name_len),
-			       x.value_len);
+			       err);
 	}
 	mutex_unlock(&c->mutex);
 	return err;
@@ -108,7 +52,7 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 	struct sffs_inode *si = SFFS_I(inode);
 	struct sffs_wnode wn[2] = {};
 	struct sffs_xattr_node *xn;
-	struct sffs_xfind x;
+	struct sffs_name_slot x;
 	u32 cnt = si->xattr_cnt, bytes = si->xattr_size;
 	int err;
 
@@ -121,7 +65,8 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 		return -ENOMEM;
 
 	mutex_lock(&c->mutex);
-	err = sffs_xattr_find(c, inode->i_ino, full, nlen, &x);
+	err = sffs_find_name(c, inode->i_ino, SFFS_NODE_XATTR, full, nlen,
+			     c->xbuf, &x);
 	if (err)
 		goto out;
 	if (x.found) {
@@ -129,7 +74,7 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 		if (flags & XATTR_CREATE)
 			goto out;
 		cnt--;
-		bytes -= nlen + x.value_len;
+		bytes -= nlen + le16_to_cpu(c->xbuf->value_len);
 	} else {
 		err = -ENODATA;
 		if (flags & XATTR_REPLACE || !value)
