@@ -10,6 +10,7 @@
 #   mount_ms     mount (for UBIFS: UBI attach plus mount) as seen by a shell
 #   attach_ms    UBI attach alone
 #   kmount_ms    SFFS mount as the kernel timed it (debugfs)
+#   own_kB       SFFS: index nodes and buffers it holds (debugfs)
 #   ram_kB       slab + vmalloc after mount and ls -lR, minus the same
 #                before the mount (caches dropped first)
 set -u
@@ -118,6 +119,10 @@ for fs in $fss; do
 		if [ $fs = sffs ]; then
 			k=$(sed -n 's/^mount_us //p' /sys/kernel/debug/sffs/mtd$mtd/stats)
 			metric sffs_kmount_ms "$(awk "BEGIN { printf \"%.1f\", $k / 1000 }")" ms
+			# what SFFS itself holds: cached index nodes and buffers
+			metric sffs_own_kB "$(awk '/^(znode|buffer)_bytes / { b += $2 }
+				END { print int(b / 1024) }' \
+				/sys/kernel/debug/sffs/mtd$mtd/stats)" kB
 			sed 's/^/# sffs: /' /sys/kernel/debug/sffs/mtd$mtd/stats
 		fi
 		fs_umount $fs || rc=1
