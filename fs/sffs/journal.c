@@ -530,9 +530,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	io->cp_slot = 0;
 	io->cp_next = 0;
 
-	fanout = (min_t(u32, max_t(u32, io->write_size, SFFS_DEF_INDEX_SIZE),
-			4096) - sizeof(struct sffs_index_node)) /
-		 sizeof(struct sffs_branch);
+	fanout = sffs_default_fanout(io->write_size);
 	cp->version = cpu_to_le16(SFFS_FORMAT_VERSION);
 	cp->fanout = cpu_to_le16(fanout);
 	get_random_bytes(cp->uuid, sizeof(cp->uuid));

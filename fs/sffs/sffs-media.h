@@ -302,6 +302,21 @@ static_assert(sizeof(struct sffs_index_node) == 40);
 #define SFFS_MAX_FANOUT		256
 #define SFFS_DEF_INDEX_SIZE	2048
 
+/*
+ * The fan-out mkfs picks: index nodes of one page, at least 2 KiB and at
+ * most 4 KiB.  mkfs.sffs and the kernel's own formatter share it.
+ */
+static inline unsigned int sffs_default_fanout(__u32 write_size)
+{
+	__u32 isz = write_size > SFFS_DEF_INDEX_SIZE ? write_size :
+						       SFFS_DEF_INDEX_SIZE;
+
+	if (isz > 4096)
+		isz = 4096;
+	return (isz - sizeof(struct sffs_index_node)) /
+	       sizeof(struct sffs_branch);
+}
+
 /* Erase-block states in the table (part 2) */
 enum sffs_eb_state {
 	SFFS_EB_FREE	= 0,

@@ -487,14 +487,8 @@ int main(int argc, char **argv)
 	if (dev.erase_size < 16 * SFFS_CP_UNIT(dev.write_size) ||
 	    dev.erase_size < 4 * SFFS_BLOCK_SIZE)
 		die("erase blocks of %u bytes are too small", dev.erase_size);
-	if (!fanout) {
-		uint32_t isz = dev.write_size > SFFS_DEF_INDEX_SIZE ?
-			       dev.write_size : SFFS_DEF_INDEX_SIZE;
-
-		fanout = ((isz > 4096 ? 4096 : isz) -
-			  sizeof(struct sffs_index_node)) /
-			 sizeof(struct sffs_branch);
-	}
+	if (!fanout)
+		fanout = sffs_default_fanout(dev.write_size);
 	if (fanout < SFFS_MIN_FANOUT || fanout > SFFS_MAX_FANOUT)
 		die("fan-out must be %d to %d", SFFS_MIN_FANOUT, SFFS_MAX_FANOUT);
 	if (sffs_find_anchor(&dev))
