@@ -47,6 +47,18 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "journal_blocks %u\n", j->jcnt);
 	seq_printf(m, "alloc_eb %u\n", j->alloc_eb);
 	seq_printf(m, "write_head %llu\n", sffs_io_head(&c->io));
+	seq_printf(m, "free_blocks %llu\n", sffs_free_blocks(j));
+	seq_printf(m, "spare_blocks %u\n", j->nspare);
+	seq_printf(m, "ebt_changes %lu\n", j->ebt_nr);
+	seq_printf(m, "ebt_hints_lost %lu\n", j->ebt_lost);
+	seq_printf(m, "gc_runs %lu\n", j->gc.runs);
+	seq_printf(m, "gc_blocks %lu\n", j->gc.blocks);
+	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
+	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
+	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
+	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);
+	seq_printf(m, "erases %lu\n", j->gc.erases);
+	seq_printf(m, "bad_blocks_retired %lu\n", j->gc.bad);
 	mutex_unlock(&c->mutex);
 	return 0;
 }

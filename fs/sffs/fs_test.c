@@ -178,6 +178,13 @@ static struct vfsmount *rf_mount(struct sffs_ramflash *rf, const char *opts)
 
 static void rf_umount(struct vfsmount *mnt)
 {
+	/*
+	 * An open that fails after the file was opened (an O_TRUNC that
+	 * meets the dead flash after a power cut) closes it with fput(),
+	 * which a kernel thread defers: finish those closes first, or they
+	 * keep the mount.
+	 */
+	flush_delayed_fput();
 	mntput(mnt);
 }
 
@@ -491,12 +498,212 @@ static void sffs_fs_power_cut(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* Overwrite @len bytes of @name at @pos, in place, and fsync */
+static int update_file(struct vfsmount *mnt, const char *name, const u8 *buf,
+		       loff_t pos, size_t len)
+{
+	struct file *f = file_open_root_mnt(mnt, name, O_WRONLY, 0);
+	ssize_t n;
+	int err;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, buf, len, &pos);
+	err = n == len ? vfs_fsync(f, 0) : n < 0 ? n : -EIO;
+	__fput_sync(f);
+	return err;
+}
+
+#define GC_FILES	40
+#define GC_LEN		(96 * 1024)
+
+/*
+ * A working set for garbage collection: GC_FILES files of GC_LEN bytes
+ * (3.75 MiB of the 12 MiB flash).  Even files are cold: written once,
+ * then only a 4 KiB block of one of them changes now and then, so that
+ * blocks hold live and dead nodes mixed.  Odd files are hot: rewritten
+ * whole, each round.  @cold holds what the cold files must contain.
+ */
+static int gc_round(struct vfsmount *mnt, u8 *buf, u8 *cold, int r)
+{
+	char name[32];
+	int i, err;
+
+	for (i = 0; i < GC_FILES; i++) {
+		u8 *want = cold + (i / 2) * GC_LEN;
+
+		snprintf(name, sizeof(name), "gc%d", i);
+		if (!r && !(i & 1)) {
+			fill(want, GC_LEN, i, false);
+			err = write_file(mnt, name, want, GC_LEN, true);
+		} else if (i & 1) {
+			fill(buf, GC_LEN, r * GC_FILES + i, false);
+			/* fsync'd, or O_TRUNC would drop it unwritten */
+			err = write_file(mnt, name, buf, GC_LEN, true);
+		} else if ((i / 2 + r) % 5 == 0) {
+			size_t off = ((r * 7 + i) % (GC_LEN / 4096)) * 4096;
+
+			fill(want + off, 4096, r * 1000 + i, false);
+			err = update_file(mnt, name, want + off, off, 4096);
+		} else {
+			err = 0;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void gc_check_cold(struct kunit *test, struct vfsmount *mnt, u8 *cold,
+			  u8 *tmp, const char *when, int n)
+{
+	char name[32];
+	int i;
+
+	for (i = 0; i < GC_FILES; i += 2) {
+		snprintf(name, sizeof(name), "gc%d", i);
+		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name,
+						     cold + (i / 2) * GC_LEN,
+						     GC_LEN, tmp),
+				    0, "%s %s %d", name, when, n);
+	}
+}
+
+/*
+ * Garbage collection: rewrite the working set until eight times the size
+ * of the flash went through it.  Without reclaiming dead nodes the flash
+ * would be full after one pass; with it every write succeeds, cold data
+ * survives being moved, everything reads back after remounts, and every
+ * erase block was reused.
+ */
+static void sffs_fs_gc(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	const int rounds = 48;
+	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, GC_LEN + 1, GFP_KERNEL);
+	u8 *cold = kunit_kmalloc(test, GC_FILES / 2 * GC_LEN, GFP_KERNEL);
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	unsigned long blocks = 0;
+	u64 moved = 0;
+	int r;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, cold);
+	mnt = rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (r = 0; r < rounds; r++) {
+		KUNIT_ASSERT_EQ_MSG(test, gc_round(mnt, buf, cold, r), 0,
+				    "round %d", r);
+		/* now and then a remount, to find it all again */
+		if (r % 16 == 15) {
+			j = &SFFS_SB(mnt->mnt_sb)->j;
+			kunit_info(test, "gc: %lu runs, %lu blocks, %llu bytes moved, %lu index nodes, %lu scans; flash: %lu erases, %lu programs\n",
+				   j->gc.runs, j->gc.blocks, j->gc.moved,
+				   j->gc.index_moved, j->gc.scans, rf->erases,
+				   rf->programs);
+			blocks += j->gc.blocks;
+			moved += j->gc.moved;
+			KUNIT_EXPECT_EQ(test, j->gc.refused, 0UL);
+			check_space(test, mnt, "gc round", r);
+			rf_umount(mnt);
+			mnt = rf_mount(rf, NULL);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+			gc_check_cold(test, mnt, cold, tmp, "round", r);
+		}
+	}
+	KUNIT_EXPECT_GT(test, blocks, (unsigned long)RF_BLOCKS);
+	KUNIT_EXPECT_GT(test, moved, 0ULL);
+	check_space(test, mnt, "gc end", r);
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	/* every block was erased more than once: they were reused */
+	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
+}
+
+/*
+ * Power cuts while garbage collection moves nodes and frees blocks: the
+ * flash is kept nearly full of cold data, the hot files are rewritten
+ * until the cut, and after each cut the cold data and every file fsync'd
+ * before the cut are intact.
+ */
+static void sffs_fs_gc_power_cut(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, GC_LEN + 1, GFP_KERNEL);
+	u8 *cold = kunit_kmalloc(test, GC_FILES / 2 * GC_LEN, GFP_KERNEL);
+	unsigned long gc_blocks = 0, index_moved = 0;
+	struct vfsmount *mnt;
+	struct sffs_io *io;
+	char name[32];
+	int cut, r, n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, cold);
+	mnt = rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	/* past the first pass over the flash: from now on GC runs */
+	for (r = 0; r < 4; r++)
+		KUNIT_ASSERT_EQ(test, gc_round(mnt, buf, cold, r), 0);
+	rf_umount(mnt);
+
+	for (cut = 7; cut < 700; cut += 23 + cut / 4, n++) {
+		mnt = rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
+				       "mount after cut %d: %ld", n, PTR_ERR(mnt));
+		check_space(test, mnt, "replayed after gc cut", n);
+		gc_check_cold(test, mnt, cold, tmp, "after cut", n);
+		for (r = 0; r < n; r++) {
+			snprintf(name, sizeof(name), "keep%d", r);
+			fill(buf, 8192, r, true);
+			KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf,
+							     8192, tmp),
+					    0, "%s after cut %d", name, n);
+		}
+		snprintf(name, sizeof(name), "keep%d", n);
+		fill(buf, 8192, n, true);
+		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, 8192, true), 0);
+
+		io = &SFFS_SB(mnt->mnt_sb)->io;
+		io->cut = cut;
+		/* hot rewrites until the power goes; cold data stays put */
+		for (r = 4; io->cut && r < 40; r++) {
+			int i;
+
+			for (i = 1; i < GC_FILES && io->cut; i += 2) {
+				snprintf(name, sizeof(name), "gc%d", i);
+				fill(buf, GC_LEN, r * GC_FILES + i, false);
+				write_file(mnt, name, buf, GC_LEN, true);
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
+		gc_blocks += SFFS_SB(mnt->mnt_sb)->j.gc.blocks;
+		index_moved += SFFS_SB(mnt->mnt_sb)->j.gc.index_moved;
+		rf_umount(mnt);
+	}
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	gc_check_cold(test, mnt, cold, tmp, "at the end", n);
+	check_space(test, mnt, "end of gc cuts", n);
+	rf_umount(mnt);
+	kunit_info(test, "%d power cuts, %lu blocks collected before them, %lu index nodes moved\n",
+		   n, gc_blocks, index_moved);
+	KUNIT_EXPECT_GT(test, gc_blocks, 0UL);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),
 	KUNIT_CASE(sffs_fs_power_cut),
+	KUNIT_CASE(sffs_fs_gc),
+	KUNIT_CASE(sffs_fs_gc_power_cut),
 	{}
 };
 

@@ -645,6 +645,44 @@ int sffs_index_commit(struct sffs_index *idx, u64 *root, u32 *len)
 	return 0;
 }
 
+/**
+ * sffs_index_dirty_node - have the next commit rewrite an index node
+ * @idx: the index
+ * @addr: flash address of an index node
+ * @level: its level
+ * @key: its first key
+ *
+ * Garbage collection calls this for every index node in an erase block it
+ * empties.  A znode whose last written copy is at @addr is on the path of
+ * its own first key, at its level, as long as it is clean; a dirty one is
+ * rewritten by the next commit anyway.
+ *
+ * Return: 1 if the tree still uses the node at @addr (its znode is dirty
+ * now), 0 if it does not, or an I/O error.
+ */
+int sffs_index_dirty_node(struct sffs_index *idx, u64 addr,
+			  unsigned int level, const struct sffs_ckey *key)
+{
+	struct sffs_znode *zn = idx->root;
+	int ret = 0;
+
+	if (level >= idx->height)
+		return 0;
+	while (zn->level > level) {
+		int i = zn_search(zn, key);
+
+		zn = zn_child(idx, zn, max(i, 0));
+		if (IS_ERR(zn))
+			return PTR_ERR(zn);
+	}
+	if (zn->len && zn->addr == addr) {
+		zn_dirty(idx, zn);
+		ret = 1;
+	}
+	zn_trim(idx);
+	return ret;
+}
+
 static bool zn_has_children(const struct sffs_znode *zn)
 {
 	unsigned int i;

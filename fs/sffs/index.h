@@ -73,6 +73,8 @@ int sffs_index_remove(struct sffs_index *idx, const struct sffs_ckey *key);
 int sffs_index_remove_range(struct sffs_index *idx,
 			    const struct sffs_ckey *from,
 			    const struct sffs_ckey *to);
+int sffs_index_dirty_node(struct sffs_index *idx, u64 addr,
+			  unsigned int level, const struct sffs_ckey *key);
 int sffs_index_commit(struct sffs_index *idx, u64 *root, u32 *len);
 unsigned long sffs_index_shrink(struct sffs_index *idx, unsigned long nr);
 size_t sffs_index_node_size(unsigned int fanout);

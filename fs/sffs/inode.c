@@ -26,19 +26,21 @@
  * @bytes: flash the operation needs
  * @deleting: the operation frees space: it may use half the reserve
  *
- * The reserve is what the next commit may need; part 1 reclaims no space,
- * so without it a full file system could not even commit its last
- * changes.  Called with @c->mutex held.
+ * Dead bytes count as space: garbage collection turns them into free
+ * erase blocks when they are needed.  The reserve is what the next commit
+ * may need and what garbage collection needs to make progress; without it
+ * a full file system could neither commit its last changes nor collect.
+ * Called with @c->mutex held.
  *
  * Return: 0 or -ENOSPC.
  */
 int sffs_space(struct sffs_info *c, u64 bytes, bool deleting)
 {
-	u64 reserve = sffs_journal_reserve(&c->j);
+	u64 reserve = sffs_journal_reserve(&c->j) + sffs_gc_reserve(&c->j);
 
 	if (deleting)
 		reserve /= 2;
-	if (c->j.free < reserve + c->budget + bytes)
+	if (c->j.free + c->j.dirty < reserve + c->budget + bytes)
 		return -ENOSPC;
 	return 0;
 }

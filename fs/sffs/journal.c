@@ -17,10 +17,11 @@
  * root and the next list of journal blocks goes to the anchor.  Replay at
  * mount therefore reads at most the journal size, whatever the flash size.
  *
- * Space, in part 1, is handed out in erase block order and never
- * reclaimed: @alloc_eb only grows.  Garbage collection (part 2) reuses
- * blocks whose nodes are obsolete; the accounting of live (@used), dead
- * (@dirty) and never written (@free) bytes it needs is kept here already.
+ * Erase blocks come from gc.c: first those never written since mkfs, in
+ * order (@alloc_eb is the frontier), then those garbage collection
+ * emptied.  The flash is counted in live (@used), dead (@dirty) and not
+ * yet written (@free) bytes, and per erase block in the erase-block table
+ * (ebt.c), which each commit brings up to date before the index.
  *
  * Locking: the caller holds the file system's mutex for every call.
  */
@@ -39,6 +40,8 @@
  * flash or with what is on it.
  */
 #define SFFS_INDEX_CACHE	64
+/* Commit once this many erase-block records changed: bounds their RAM */
+#define SFFS_MAX_EBT_CHANGES	512
 
 static void sffs_account_dead(struct sffs_journal *j, u64 bytes)
 {
@@ -56,18 +59,18 @@ static int sffs_flush(struct sffs_journal *j)
 	return err;
 }
 
-/* The next erase block nobody has written to since mkfs */
-static int sffs_alloc_eb(struct sffs_journal *j, u32 *eb)
+/*
+ * An erase block for the journal or the index: a spare set aside by the
+ * commit first, or a free one, erased unless @erase is false and it comes
+ * from beyond the frontier (see sffs_take_free()).
+ */
+static int sffs_alloc_eb(struct sffs_journal *j, u32 *eb, bool erase)
 {
-	while (j->alloc_eb < j->io->eb_count) {
-		u32 n = j->alloc_eb++;
-
-		if (!sffs_io_is_anchor(j->io, n) && !sffs_io_is_bad(j->io, n)) {
-			*eb = n;
-			return 0;
-		}
+	if (j->nspare) {
+		*eb = j->spare[--j->nspare];
+		return 0;
 	}
-	return -ENOSPC;
+	return sffs_take_free(j, eb, erase);
 }
 
 /*
@@ -85,7 +88,7 @@ static int sffs_next_block(struct sffs_journal *j)
 	if (j->jcur + 1 < j->jcnt) {
 		eb = j->jeb[++j->jcur];
 	} else if (j->in_commit) {
-		err = sffs_alloc_eb(j, &eb);
+		err = sffs_alloc_eb(j, &eb, true);
 		if (err)
 			return err;
 	} else {
@@ -107,7 +110,34 @@ static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 		return err;
 	j->free -= min_t(u64, j->free, ALIGN(len, SFFS_NODE_ALIGN));
 	j->used += ALIGN(len, SFFS_NODE_ALIGN);
+	sffs_ebt_live(j, *addr, ALIGN(len, SFFS_NODE_ALIGN));
 	return 0;
+}
+
+/**
+ * sffs_journal_put - append one node, moving to the next block if needed
+ * @j: the journal
+ * @buf: the node, header left to this function
+ * @len: its length
+ * @type: &enum sffs_node_type
+ * @flags: header flags
+ * @addr: where it went
+ *
+ * For what a commit writes: index nodes and erase-block table pages.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
+		     unsigned int type, unsigned int flags, u64 *addr)
+{
+	int err;
+
+	if (ALIGN(len, SFFS_NODE_ALIGN) > sffs_io_room(j->io)) {
+		err = sffs_next_block(j);
+		if (err)
+			return err;
+	}
+	return sffs_append(j, buf, len, type, flags, addr);
 }
 
 static int sffs_index_read(void *priv, u64 addr, u32 len, void *buf)
@@ -119,15 +149,7 @@ static int sffs_index_read(void *priv, u64 addr, u32 len, void *buf)
 
 static int sffs_index_write(void *priv, void *buf, u32 len, u64 *addr)
 {
-	struct sffs_journal *j = priv;
-	int err;
-
-	if (ALIGN(len, SFFS_NODE_ALIGN) > sffs_io_room(j->io)) {
-		err = sffs_next_block(j);
-		if (err)
-			return err;
-	}
-	return sffs_append(j, buf, len, SFFS_NODE_INDEX, 0, addr);
+	return sffs_journal_put(priv, buf, len, SFFS_NODE_INDEX, 0, addr);
 }
 
 static void sffs_index_obsolete(void *priv, u64 addr, u32 len)
@@ -137,6 +159,7 @@ static void sffs_index_obsolete(void *priv, u64 addr, u32 len)
 
 	j->used -= min(j->used, bytes);
 	j->dirty += bytes;
+	sffs_ebt_live(j, addr, -(s64)bytes);
 }
 
 static const struct sffs_index_ops sffs_index_ops = {
@@ -167,6 +190,7 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 	switch (hdr->type) {
 	case SFFS_NODE_INODE:
 	case SFFS_NODE_DATA:
+	case SFFS_NODE_EBT:
 		sffs_node_key(node, &ref.key);
 		return sffs_index_insert(&j->idx, &ref);
 	case SFFS_NODE_DENTRY:
@@ -224,6 +248,11 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		total += ALIGN(wn[i].len, SFFS_NODE_ALIGN);
 	if (WARN_ON(n > SFFS_MAX_GROUP || total > j->io->erase_size / 2))
 		return -EINVAL;
+	if (sffs_gc_wanted(j)) {
+		err = sffs_gc(j);
+		if (err && err != -ENOSPC)
+			return err;
+	}
 	while (total > sffs_io_room(j->io)) {
 		err = sffs_next_block(j);
 		if (err == -EAGAIN)
@@ -243,7 +272,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		if (err)
 			return err;
 	}
-	if (j->idx.nr_dirty > j->max_dirty)
+	if (j->idx.nr_dirty > j->max_dirty || j->ebt_nr > SFFS_MAX_EBT_CHANGES)
 		return sffs_journal_commit(j);
 	return 0;
 }
@@ -274,9 +303,19 @@ int sffs_journal_restart(struct sffs_journal *j, unsigned int last)
 
 	j->jcur = last;
 	if (last + 1 < j->jcnt) {
+		/*
+		 * Replay stopped before this block: it holds nothing that
+		 * was applied, but a write torn by the power cut may have
+		 * programmed its first pages.
+		 */
 		eb = j->jeb[++j->jcur];
+		err = sffs_io_erase(j->io, eb);
+		if (err)
+			return err;
+		j->gc.erases++;
+		sffs_ebt_alloc(j, eb, true);
 	} else {
-		err = sffs_alloc_eb(j, &eb);
+		err = sffs_alloc_eb(j, &eb, true);
 		if (err)
 			return err;
 	}
@@ -301,11 +340,50 @@ static int sffs_journal_relist(struct sffs_journal *j)
 	for (i = j->jcur + 1; i < j->jcnt && n < j->jmax; i++)
 		if (j->jeb[i] != jeb[0])
 			jeb[n++] = j->jeb[i];
-	while (n < j->jmax && !sffs_alloc_eb(j, &jeb[n]))
+	while (n < j->jmax && !sffs_alloc_eb(j, &jeb[n], false))
 		n++;
 	memcpy(j->jeb, jeb, n * sizeof(jeb[0]));
 	j->jcnt = n;
 	j->jcur = 0;
+	return 0;
+}
+
+/*
+ * Before a commit writes anything: set aside, erased and marked in use,
+ * the blocks it may need beyond the journal list, so that the table it
+ * writes never calls free a block its index is in; and mark free the
+ * blocks garbage collection emptied, which this commit's index no longer
+ * refers to.
+ */
+static int sffs_commit_prepare(struct sffs_journal *j)
+{
+	u32 esize = j->io->erase_size;
+	u64 bytes, have;
+	unsigned int i, want;
+	int err;
+
+	bytes = sffs_journal_reserve(j) - 2ULL * esize +
+		(u64)min_t(unsigned long, j->ebt_nr,
+			   DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS)) *
+		(sizeof(struct sffs_ebt_node) +
+		 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
+		 (j->idx.height + 1) * sffs_index_node_size(j->idx.fanout));
+	have = sffs_io_room(j->io) + ((u64)j->jcnt - j->jcur - 1) * esize;
+	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 2) + 1 : 1;
+	want = min_t(unsigned int, want, SFFS_MAX_SPARES);
+	while (j->nspare < want) {
+		err = sffs_take_free(j, &j->spare[j->nspare], true);
+		if (err == -ENOSPC)
+			break;
+		if (err)
+			return err;
+		j->nspare++;
+	}
+	for (i = 0; i < j->nfreeable; i++) {
+		err = sffs_ebt_free(j, j->freeable[i]);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -326,7 +404,11 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (j->io->ro)
 		return -EROFS;
 	j->in_commit = true;
-	err = sffs_index_commit(&j->idx, &root, &len);
+	err = sffs_commit_prepare(j);
+	if (!err)
+		err = sffs_ebt_fold(j);
+	if (!err)
+		err = sffs_index_commit(&j->idx, &root, &len);
 	if (!err)
 		err = sffs_flush(j);
 	if (!err)
@@ -335,6 +417,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (err)
 		return err;
 
+	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
 	cp->commit = cpu_to_le64(++j->commit);
 	cp->max_sqnum = cpu_to_le64(++j->sqnum);
 	cp->next_ino = cpu_to_le64(j->next_ino);
@@ -352,9 +435,11 @@ int sffs_journal_commit(struct sffs_journal *j)
 		cp->journal_eb[len] = cpu_to_le32(j->jeb[len]);
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
-	if (!err)
-		j->commits++;
-	return err;
+	if (err)
+		return err;
+	j->commits++;
+	sffs_gc_release(j);
+	return 0;
 }
 
 /*
@@ -467,24 +552,34 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	j->dirty = le64_to_cpu(cp->dirty_bytes);
 	j->used = le64_to_cpu(cp->used_bytes);
 
-	err = sffs_index_init(&j->idx, &sffs_index_ops, j,
-			      le16_to_cpu(cp->fanout));
-	if (err)
+	err = sffs_ebt_init(j);
+	if (!err)
+		err = sffs_index_init(&j->idx, &sffs_index_ops, j,
+				      le16_to_cpu(cp->fanout));
+	if (err) {
+		sffs_ebt_destroy(j);
 		return err;
+	}
 	j->idx.max_clean = SFFS_INDEX_CACHE;
-	err = sffs_index_load(&j->idx, le64_to_cpu(cp->index_root),
-			      le32_to_cpu(cp->index_root_len),
-			      le16_to_cpu(cp->index_height));
+	for (i = 0; i < j->jcnt && !err; i++)
+		err = sffs_ebt_claim(j, j->jeb[i]);
+	if (!err)
+		err = sffs_index_load(&j->idx, le64_to_cpu(cp->index_root),
+				      le32_to_cpu(cp->index_root_len),
+				      le16_to_cpu(cp->index_height));
 	if (!err)
 		err = sffs_journal_replay(j);
-	if (err)
+	if (err) {
 		sffs_index_destroy(&j->idx);
+		sffs_ebt_destroy(j);
+	}
 	return err;
 }
 
 void sffs_journal_unmount(struct sffs_journal *j)
 {
 	sffs_index_destroy(&j->idx);
+	sffs_ebt_destroy(j);
 }
 
 /**
@@ -543,10 +638,15 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	cp->default_compr = compr;
 	j->next_ino = SFFS_ROOT_INO + 1;
 
-	err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);
-	if (err)
+	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
+	err = sffs_ebt_init(j);
+	if (!err)
+		err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);
+	if (err) {
+		sffs_ebt_destroy(j);
 		return err;
-	err = sffs_alloc_eb(j, &eb);
+	}
+	err = sffs_alloc_eb(j, &eb, false);
 	if (err)
 		goto out;
 	j->jeb[0] = eb;
@@ -567,5 +667,6 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 		err = sffs_journal_commit(j);
 out:
 	sffs_index_destroy(&j->idx);
+	sffs_ebt_destroy(j);
 	return err;
 }

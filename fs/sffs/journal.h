@@ -6,6 +6,7 @@
 #define __SFFS_JOURNAL_H__
 
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include "index.h"
 #include "io.h"
 
@@ -28,6 +29,48 @@ struct sffs_wnode {
 #define SFFS_TRUNC_FL_DELETE	0x01	/* trunc node: drop the inode */
 #define SFFS_MAX_GROUP		8
 
+#define SFFS_POOL_SIZE		32	/* free erase blocks kept at hand */
+#define SFFS_MAX_SPARES		16	/* erased blocks set aside for commits */
+#define SFFS_MAX_FREEABLE	16	/* blocks emptied, free after a commit */
+#define SFFS_GC_VICTIMS		8	/* victims chosen per scan */
+#define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
+
+/**
+ * struct sffs_eb_info - an erase-block table record, in CPU order
+ * @ec: erase count
+ * @live: bytes of live nodes (a hint)
+ * @age: commit number before the block was last erased
+ * @state: &enum sffs_eb_state
+ */
+struct sffs_eb_info {
+	u32 ec;
+	u32 live;
+	u32 age;
+	u8 state;
+};
+
+/**
+ * struct sffs_gc_stats - what garbage collection did since mount
+ * @runs: collections started
+ * @blocks: erase blocks emptied
+ * @moved: bytes of live nodes rewritten elsewhere
+ * @index_moved: index nodes dirtied so that the commit rewrites them
+ * @scans: passes over the erase-block table
+ * @refused: victims left alone because they could not be read whole
+ * @erases: erase blocks erased
+ * @bad: erase blocks retired because an erase failed
+ */
+struct sffs_gc_stats {
+	unsigned long runs;
+	unsigned long blocks;
+	u64 moved;
+	unsigned long index_moved;
+	unsigned long scans;
+	unsigned long refused;
+	unsigned long erases;
+	unsigned long bad;
+};
+
 /**
  * struct sffs_journal - the log of changes since the last commit
  * @io: flash I/O
@@ -48,6 +91,24 @@ struct sffs_wnode {
  * @in_commit: a commit is writing the index
  * @replayed: nodes found by replay at mount
  * @commits: commits since mount
+ * @ebt: changes to the erase-block table not yet committed, by erase block
+ * @ebt_nr: entries in @ebt
+ * @ebt_lost: live-byte changes dropped for want of memory (hints only)
+ * @ebt_buf: one erase-block table page
+ * @pool: free erase blocks found by the last scan, least worn last
+ * @npool: entries in @pool
+ * @spare: erased blocks set aside for the next commits
+ * @nspare: entries in @spare
+ * @freeable: blocks garbage collection emptied; free once a commit no
+ *	      longer refers to them
+ * @freeable_empty: bit i: @freeable[i] was never written, its bytes are
+ *		    counted free already
+ * @nfreeable: entries in @freeable
+ * @victim: garbage collection victims chosen by the last scan, best last
+ * @nvictim: entries in @victim
+ * @refused: the last blocks garbage collection could not walk, left alone
+ * @in_gc: garbage collection is moving nodes
+ * @gc: garbage collection statistics
  */
 struct sffs_journal {
 	struct sffs_io *io;
@@ -68,6 +129,22 @@ struct sffs_journal {
 	bool in_commit;
 	unsigned long replayed;
 	unsigned long commits;
+	struct xarray ebt;
+	unsigned long ebt_nr;
+	unsigned long ebt_lost;
+	struct sffs_ebt_node *ebt_buf;
+	u32 pool[SFFS_POOL_SIZE];
+	unsigned int npool;
+	u32 spare[SFFS_MAX_SPARES];
+	unsigned int nspare;
+	u32 freeable[SFFS_MAX_FREEABLE];
+	u32 freeable_empty;
+	unsigned int nfreeable;
+	u32 victim[SFFS_GC_VICTIMS];
+	unsigned int nvictim;
+	u32 refused[SFFS_MAX_REFUSED];
+	bool in_gc;
+	struct sffs_gc_stats gc;
 };
 
 int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
@@ -80,6 +157,32 @@ u64 sffs_journal_reserve(const struct sffs_journal *j);
 int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
 int sffs_journal_replay(struct sffs_journal *j);
 int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
+int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
+		     unsigned int type, unsigned int flags, u64 *addr);
+u64 sffs_free_blocks(const struct sffs_journal *j);
+bool sffs_eb_busy(const struct sffs_journal *j, u32 eb);
+
+/* ebt.c: the erase-block table */
+int sffs_ebt_init(struct sffs_journal *j);
+void sffs_ebt_destroy(struct sffs_journal *j);
+void sffs_ebt_live(struct sffs_journal *j, u64 addr, s64 bytes);
+int sffs_ebt_alloc(struct sffs_journal *j, u32 eb, bool erased);
+int sffs_ebt_claim(struct sffs_journal *j, u32 eb);
+int sffs_ebt_free(struct sffs_journal *j, u32 eb);
+int sffs_ebt_bad(struct sffs_journal *j, u32 eb);
+int sffs_ebt_fold(struct sffs_journal *j);
+int sffs_ebt_scan(struct sffs_journal *j,
+		  void (*fn)(struct sffs_journal *j, u32 eb,
+			     const struct sffs_eb_info *r, void *arg),
+		  void *arg);
+
+/* gc.c: garbage collection and erase block allocation */
+int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase);
+int sffs_gc(struct sffs_journal *j);
+bool sffs_gc_wanted(const struct sffs_journal *j);
+u64 sffs_gc_reserve(const struct sffs_journal *j);
+void sffs_gc_release(struct sffs_journal *j);
+
 int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 			unsigned int compr);
 

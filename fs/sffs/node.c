@@ -156,6 +156,16 @@ static int sffs_node_check_payload(const void *node, u32 len)
 			return -EUCLEAN;
 		return 0;
 	}
+	case SFFS_NODE_EBT: {
+		const struct sffs_ebt_node *en = node;
+		u32 cnt = le32_to_cpu(en->count);
+
+		if (!cnt || cnt > SFFS_EBT_RECS ||
+		    le32_to_cpu(en->first) % SFFS_EBT_RECS ||
+		    sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len)
+			return -EUCLEAN;
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -210,6 +220,11 @@ int sffs_node_key(const void *node, struct sffs_ckey *key)
 	case SFFS_NODE_XATTR:
 		k = &((const struct sffs_xattr_node *)node)->key;
 		break;
+	case SFFS_NODE_EBT:
+		*key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT,
+				le32_to_cpu(((const struct sffs_ebt_node *)
+					     node)->first) / SFFS_EBT_RECS);
+		return 0;
 	default:
 		return -EINVAL;
 	}

@@ -94,10 +94,15 @@ static int sffs_replay_block(struct sffs_replay *r, u32 len)
 		if (hdr->type == SFFS_NODE_PAD || hdr->type == SFFS_NODE_INDEX ||
 		    hdr->type == SFFS_NODE_CHECKPOINT ||
 		    hdr->type == SFFS_NODE_EBT) {
-			/* dead: padding, or an index of a commit cut short */
+			/*
+			 * Dead: padding, or what a commit cut short wrote.
+			 * A table page garbage collection moved is dead too:
+			 * the index of this checkpoint has the original.
+			 */
 			j->dirty += ALIGN(nlen, SFFS_NODE_ALIGN);
 		} else {
 			j->used += ALIGN(nlen, SFFS_NODE_ALIGN);
+			sffs_ebt_live(j, r->base + p, ALIGN(nlen, SFFS_NODE_ALIGN));
 			if (r->ngroup == SFFS_MAX_GROUP) {
 				r->torn = true;
 				break;

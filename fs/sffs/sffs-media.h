@@ -317,7 +317,10 @@ static inline unsigned int sffs_default_fanout(__u32 write_size)
 	       sizeof(struct sffs_branch);
 }
 
-/* Erase-block states in the table (part 2) */
+/* Records per erase-block table page */
+#define SFFS_EBT_RECS		128
+
+/* Erase-block states in the table */
 enum sffs_eb_state {
 	SFFS_EB_FREE	= 0,
 	SFFS_EB_JOURNAL	= 1,
@@ -328,13 +331,14 @@ enum sffs_eb_state {
 };
 
 /**
- * struct sffs_eb_rec - what SFFS knows of one erase block (part 2)
+ * struct sffs_eb_rec - what SFFS knows of one erase block
  * @ec: erase count
- * @state: &enum sffs_eb_state
+ * @state: &enum sffs_eb_state; only %SFFS_EB_FREE, %SFFS_EB_MAIN and
+ *	   %SFFS_EB_BAD are written today
  * @flags: zero
  * @reserved: zero
- * @live: bytes of live nodes in the block
- * @age: commit number of the newest node in the block
+ * @live: bytes of live nodes in the block, a hint for garbage collection
+ * @age: number of the commit before the block was last erased
  */
 struct sffs_eb_rec {
 	__le32 ec;
@@ -347,10 +351,15 @@ struct sffs_eb_rec {
 static_assert(sizeof(struct sffs_eb_rec) == 16);
 
 /**
- * struct sffs_ebt_node - a page of the erase-block table (part 2)
- * @first: number of the first erase block described
- * @count: number of records
+ * struct sffs_ebt_node - a page of the erase-block table
+ * @first: number of the first erase block described, a multiple of
+ *	   %SFFS_EBT_RECS; the page's key is (%SFFS_META_INO, %SFFS_KEY_EBT,
+ *	   @first / %SFFS_EBT_RECS)
+ * @count: number of records, 1 to %SFFS_EBT_RECS
  * @rec: the records
+ *
+ * A page missing from the index describes blocks below the checkpoint's
+ * @alloc_eb as in use and full, and those above as free.
  */
 struct sffs_ebt_node {
 	struct sffs_node_hdr hdr;
@@ -365,7 +374,12 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * ro_compat flag allows only a read-only mount, compat flags are ignored.
  */
 #define SFFS_FEAT_COMPAT_SUPP		0
-#define SFFS_FEAT_RO_COMPAT_SUPP	0
+/*
+ * The erase-block table is kept and erase blocks are reused.  A kernel
+ * that does not keep the table would leave blocks it writes marked free.
+ */
+#define SFFS_FEAT_RO_COMPAT_EBT		0x00000001
+#define SFFS_FEAT_RO_COMPAT_SUPP	SFFS_FEAT_RO_COMPAT_EBT
 #define SFFS_FEAT_INCOMPAT_SUPP		0
 
 /**

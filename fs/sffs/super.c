@@ -60,8 +60,10 @@ static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
 
 	mutex_lock(&c->mutex);
 	total = c->j.free + c->j.dirty + c->j.used;
-	reserve = sffs_journal_reserve(&c->j) + c->budget;
-	avail = c->j.free > reserve ? c->j.free - reserve : 0;
+	reserve = sffs_journal_reserve(&c->j) + sffs_gc_reserve(&c->j) +
+		  c->budget;
+	avail = c->j.free + c->j.dirty;
+	avail = avail > reserve ? avail - reserve : 0;
 	mutex_unlock(&c->mutex);
 
 	buf->f_type = SFFS_SUPER_MAGIC;

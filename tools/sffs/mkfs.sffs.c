@@ -556,6 +556,8 @@ int main(int argc, char **argv)
 		free_bytes += dev.erase_size;
 
 	cp.version = htole16(SFFS_FORMAT_VERSION);
+	/* no table pages yet: the kernel takes blocks below alloc_eb as full */
+	cp.feat_ro_compat = htole32(SFFS_FEAT_RO_COMPAT_EBT);
 	cp.fanout = htole16(fanout);
 	{
 		int fd = open("/dev/urandom", O_RDONLY);

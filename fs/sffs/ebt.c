@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS erase-block table: the erase count, state and live bytes of every
+ * erase block, kept on the flash and read a page at a time.
+ *
+ * The table is a set of leaf nodes in the index, keys (SFFS_META_INO,
+ * SFFS_KEY_EBT, page), each describing SFFS_EBT_RECS erase blocks.  Only
+ * the changes made since the last commit are in RAM, in an xarray by
+ * erase block; a commit folds them into the pages they belong to and
+ * writes those pages out of place, like any other leaf node, before the
+ * index.  So the RAM the table takes is bounded by what changes between
+ * two commits (a commit is forced when too much has), never by the size
+ * of the flash.
+ *
+ * What has to be exact is the state: a block the table calls free may be
+ * erased and reused.  The state written by a commit is exact for the index
+ * that commit writes:
+ *
+ *  - blocks that commit writes to come from the journal list of the
+ *    checkpoint before it or from spares set aside, and marked in use,
+ *    before the table is folded (gc.c);
+ *  - the journal blocks the checkpoint names for later may still be
+ *    marked free: mount claims them (sffs_ebt_claim()) before anything
+ *    can be allocated;
+ *  - a block emptied by garbage collection is marked free in the first
+ *    commit whose index no longer refers to it, and reused only once that
+ *    commit's checkpoint is on the flash.
+ *
+ * Live bytes and ages are hints for choosing what to collect.  Those that
+ * change while a commit writes are folded by the next one, and a power
+ * cut loses them; garbage collection reads every node of a victim and
+ * asks the index whether it is live, so a wrong hint costs time, never
+ * data.
+ *
+ * Locking: the caller holds the file system's mutex.
+ */
+#include <linux/slab.h>
+#include "journal.h"
+
+#define SFFS_EBD_STATE	0x01	/* @state replaces the record's */
+#define SFFS_EBD_RESET	0x02	/* live bytes count from zero */
+
+/* Beyond this many pending changes, live-byte hints are dropped */
+#define SFFS_EBT_MAX_HINTS	8192
+
+/**
+ * struct sffs_ebt_delta - changes to one record since the last commit
+ * @live: bytes to add to the live count
+ * @ec: erases to add to the erase count
+ * @age: new age, with %SFFS_EBD_STATE
+ * @state: new state, with %SFFS_EBD_STATE
+ * @flags: SFFS_EBD_*
+ */
+struct sffs_ebt_delta {
+	s64 live;
+	u32 ec;
+	u32 age;
+	u8 state;
+	u8 flags;
+};
+
+static size_t sffs_ebt_node_size(u32 count)
+{
+	return sizeof(struct sffs_ebt_node) + count * sizeof(struct sffs_eb_rec);
+}
+
+int sffs_ebt_init(struct sffs_journal *j)
+{
+	xa_init(&j->ebt);
+	j->ebt_buf = kmalloc(sffs_ebt_node_size(SFFS_EBT_RECS), GFP_KERNEL);
+	return j->ebt_buf ? 0 : -ENOMEM;
+}
+
+void sffs_ebt_destroy(struct sffs_journal *j)
+{
+	struct sffs_ebt_delta *d;
+	unsigned long eb;
+
+	xa_for_each(&j->ebt, eb, d)
+		kfree(d);
+	xa_destroy(&j->ebt);
+	j->ebt_nr = 0;
+	kfree(j->ebt_buf);
+	j->ebt_buf = NULL;
+}
+
+static struct sffs_ebt_delta *sffs_ebt_delta(struct sffs_journal *j, u32 eb,
+					     bool hint)
+{
+	struct sffs_ebt_delta *d = xa_load(&j->ebt, eb);
+
+	if (d)
+		return d;
+	if (hint && j->ebt_nr >= SFFS_EBT_MAX_HINTS)
+		return NULL;
+	d = kzalloc(sizeof(*d), GFP_NOFS);
+	if (!d)
+		return NULL;
+	if (xa_is_err(xa_store(&j->ebt, eb, d, GFP_NOFS))) {
+		kfree(d);
+		return NULL;
+	}
+	j->ebt_nr++;
+	return d;
+}
+
+/**
+ * sffs_ebt_live - count bytes of live nodes in or out of an erase block
+ * @j: the journal
+ * @addr: a flash address in the block
+ * @bytes: bytes that became live (> 0) or dead (< 0)
+ */
+void sffs_ebt_live(struct sffs_journal *j, u64 addr, s64 bytes)
+{
+	struct sffs_ebt_delta *d;
+
+	d = sffs_ebt_delta(j, sffs_addr_eb(j->io, addr), true);
+	if (d)
+		d->live += bytes;
+	else
+		j->ebt_lost++;
+}
+
+static int sffs_ebt_state(struct sffs_journal *j, u32 eb, unsigned int state,
+			  bool reset, u32 erases)
+{
+	struct sffs_ebt_delta *d = sffs_ebt_delta(j, eb, false);
+
+	if (!d)
+		return -ENOMEM;
+	d->flags |= SFFS_EBD_STATE;
+	d->state = state;
+	d->age = j->commit;
+	d->ec += erases;
+	if (reset) {
+		d->flags |= SFFS_EBD_RESET;
+		d->live = 0;
+	}
+	return 0;
+}
+
+/* @eb is in use from now on, empty, and was just erased if @erased */
+int sffs_ebt_alloc(struct sffs_journal *j, u32 eb, bool erased)
+{
+	return sffs_ebt_state(j, eb, SFFS_EB_MAIN, true, erased);
+}
+
+/*
+ * @eb, a journal block a checkpoint names, is in use.  The commit that
+ * chose it wrote its table before choosing: mount claims the blocks of
+ * the journal list so that they are never handed out again.
+ */
+int sffs_ebt_claim(struct sffs_journal *j, u32 eb)
+{
+	struct sffs_ebt_delta *d = sffs_ebt_delta(j, eb, false);
+
+	if (!d)
+		return -ENOMEM;
+	d->flags |= SFFS_EBD_STATE;
+	d->state = SFFS_EB_MAIN;
+	d->age = j->commit;
+	return 0;
+}
+
+/* @eb holds nothing the next checkpoint needs */
+int sffs_ebt_free(struct sffs_journal *j, u32 eb)
+{
+	return sffs_ebt_state(j, eb, SFFS_EB_FREE, true, 0);
+}
+
+/* @eb is retired */
+int sffs_ebt_bad(struct sffs_journal *j, u32 eb)
+{
+	return sffs_ebt_state(j, eb, SFFS_EB_BAD, true, 0);
+}
+
+static void sffs_ebt_apply(const struct sffs_ebt_delta *d,
+			   struct sffs_eb_info *r, u32 erase_size)
+{
+	s64 live = (d->flags & SFFS_EBD_RESET ? 0 : r->live) + d->live;
+
+	r->live = clamp_t(s64, live, 0, erase_size);
+	r->ec += d->ec;
+	if (d->flags & SFFS_EBD_STATE) {
+		r->state = d->state;
+		r->age = d->age;
+	}
+}
+
+static void sffs_rec_get(const struct sffs_eb_rec *rec, struct sffs_eb_info *r)
+{
+	r->ec = le32_to_cpu(rec->ec);
+	r->live = le32_to_cpu(rec->live);
+	r->age = le32_to_cpu(rec->age);
+	r->state = rec->state;
+}
+
+static void sffs_rec_put(struct sffs_eb_rec *rec, const struct sffs_eb_info *r)
+{
+	rec->ec = cpu_to_le32(r->ec);
+	rec->live = cpu_to_le32(r->live);
+	rec->age = cpu_to_le32(r->age);
+	rec->state = r->state;
+	rec->flags = 0;
+	rec->reserved = 0;
+}
+
+/*
+ * Read table page @page, as the last commit left it, into j->ebt_buf.
+ * A page never written describes the blocks below the allocation frontier
+ * as full and those above as free: a file system from mkfs, or one a
+ * kernel without the table wrote, has its blocks filled in that order.
+ */
+static int sffs_ebt_read(struct sffs_journal *j, u32 page)
+{
+	struct sffs_ebt_node *en = j->ebt_buf;
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT, page);
+	u32 first = page * SFFS_EBT_RECS;
+	u32 count = min_t(u32, SFFS_EBT_RECS, j->io->eb_count - first);
+	struct sffs_zref ref;
+	unsigned int i;
+	int err;
+
+	err = sffs_index_lookup(&j->idx, &key, &ref);
+	if (!err) {
+		if (ref.len != sffs_ebt_node_size(count))
+			return -EUCLEAN;
+		err = sffs_io_read_node(j->io, ref.addr, ref.len, en,
+					SFFS_NODE_EBT);
+		if (err)
+			return err;
+		if (le32_to_cpu(en->first) != first ||
+		    le32_to_cpu(en->count) != count)
+			return -EUCLEAN;
+		return 0;
+	}
+	if (err != -ENOENT)
+		return err;
+	memset(en, 0, sffs_ebt_node_size(count));
+	en->first = cpu_to_le32(first);
+	en->count = cpu_to_le32(count);
+	for (i = 0; i < count; i++) {
+		struct sffs_eb_rec *rec = &en->rec[i];
+		u32 eb = first + i;
+
+		if (sffs_io_is_anchor(j->io, eb)) {
+			rec->state = SFFS_EB_ANCHOR;
+		} else if (eb < j->alloc_eb) {
+			rec->state = SFFS_EB_MAIN;
+			rec->live = cpu_to_le32(j->io->erase_size);
+		} else {
+			rec->state = SFFS_EB_FREE;
+		}
+	}
+	return 0;
+}
+
+/**
+ * sffs_ebt_fold - write the table pages that changed, during a commit
+ * @j: the journal, committing
+ *
+ * Every change pending when the fold starts is written; the writes
+ * themselves change the live bytes of the blocks they go to and come
+ * from, which the next commit folds.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_ebt_fold(struct sffs_journal *j)
+{
+	struct sffs_ebt_node *en = j->ebt_buf;
+	unsigned long next = 0;
+
+	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
+		u32 page = next / SFFS_EBT_RECS;
+		struct sffs_zref ref = {
+			.key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT, page),
+		};
+		unsigned int i, count;
+		int err;
+
+		err = sffs_ebt_read(j, page);
+		if (err)
+			return err;
+		count = le32_to_cpu(en->count);
+		for (i = 0; i < count; i++) {
+			u32 eb = page * SFFS_EBT_RECS + i;
+			struct sffs_ebt_delta *d = xa_erase(&j->ebt, eb);
+			struct sffs_eb_info r;
+
+			if (!d)
+				continue;
+			sffs_rec_get(&en->rec[i], &r);
+			sffs_ebt_apply(d, &r, j->io->erase_size);
+			sffs_rec_put(&en->rec[i], &r);
+			kfree(d);
+			j->ebt_nr--;
+		}
+		ref.len = sffs_ebt_node_size(count);
+		err = sffs_journal_put(j, en, ref.len, SFFS_NODE_EBT, 0,
+				       &ref.addr);
+		if (!err)
+			err = sffs_index_insert(&j->idx, &ref);
+		if (err)
+			return err;
+		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+	}
+	return 0;
+}
+
+/**
+ * sffs_ebt_scan - walk the records of the blocks below the frontier
+ * @j: the journal
+ * @fn: called for each block, with its record as the table and the changes
+ *	since the last commit make it
+ * @arg: for @fn
+ *
+ * Reads one table page per SFFS_EBT_RECS erase blocks.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_ebt_scan(struct sffs_journal *j,
+		  void (*fn)(struct sffs_journal *j, u32 eb,
+			     const struct sffs_eb_info *r, void *arg),
+		  void *arg)
+{
+	struct sffs_ebt_node *en = j->ebt_buf;
+	u32 page, pages = DIV_ROUND_UP(j->alloc_eb, SFFS_EBT_RECS);
+	unsigned int i;
+	int err;
+
+	for (page = 0; page < pages; page++) {
+		err = sffs_ebt_read(j, page);
+		if (err)
+			return err;
+		for (i = 0; i < le32_to_cpu(en->count); i++) {
+			u32 eb = page * SFFS_EBT_RECS + i;
+			struct sffs_ebt_delta *d;
+			struct sffs_eb_info r;
+
+			if (eb >= j->alloc_eb)
+				break;
+			sffs_rec_get(&en->rec[i], &r);
+			d = xa_load(&j->ebt, eb);
+			if (d)
+				sffs_ebt_apply(d, &r, j->io->erase_size);
+			fn(j, eb, &r, arg);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SFFS garbage collection and erase block allocation.
+ *
+ * Nodes are written out of place, so the flash fills with obsolete ones.
+ * Garbage collection picks a *victim* erase block, rewrites the nodes in
+ * it that are still live at the journal head, has the next commit rewrite
+ * the index nodes in it that the tree still uses, and so empties it.  The
+ * victim becomes free once a checkpoint whose index no longer refers to it
+ * is on the flash: until then a power cut would bring back the previous
+ * checkpoint, and that one may still need it.  It is erased when it is
+ * next allocated, not before.
+ *
+ * A moved node is an operation of its own in the journal.  Replay applies
+ * it like any other, and it is equivalent whether replay sees it or not:
+ * before the commit that frees the victim, the original is still there.
+ *
+ * Victims are chosen by cost and benefit (Rosenblum and Ousterhout's LFS):
+ * the space a block gives back, times its age, over the cost of reading it
+ * and writing its live part again, (1 - u) * age / (1 + u) with u the
+ * fraction still live.  Cold, mostly dead blocks go first; a block just
+ * written, whose nodes may die soon anyway, waits.
+ *
+ * Free blocks are handed out least worn first among those the last table
+ * scan found (dynamic wear levelling); blocks never written since mkfs go
+ * first, in order, which keeps a young file system's allocation as simple
+ * as it was before the table existed.
+ *
+ * Locking: the caller holds the file system's mutex.
+ */
+#include <linux/mtd/mtd.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "journal.h"
+
+/* Collect when fewer free blocks than this are left */
+static u64 sffs_gc_low(const struct sffs_journal *j)
+{
+	return j->jmax / 2 + 4;
+}
+
+/* Blocks the erasing of which would lose what the next mount needs */
+bool sffs_eb_busy(const struct sffs_journal *j, u32 eb)
+{
+	unsigned int i;
+
+	if (eb == sffs_addr_eb(j->io, sffs_io_head(j->io)))
+		return true;
+	for (i = 0; i < j->jcnt; i++)
+		if (j->jeb[i] == eb)
+			return true;
+	for (i = 0; i < j->nspare; i++)
+		if (j->spare[i] == eb)
+			return true;
+	for (i = 0; i < j->nfreeable; i++)
+		if (j->freeable[i] == eb)
+			return true;
+	for (i = 0; i < j->npool; i++)
+		if (j->pool[i] == eb)
+			return true;
+	for (i = 0; i < min_t(unsigned long, j->gc.refused, SFFS_MAX_REFUSED); i++)
+		if (j->refused[i] == eb)
+			return true;
+	return sffs_io_is_anchor(j->io, eb);
+}
+
+struct sffs_scan {
+	u64 score[SFFS_GC_VICTIMS];
+	u64 wear[SFFS_POOL_SIZE];
+	bool victims;
+};
+
+/* Keep the @n best of what is offered in @key/@val, sorted, best last */
+static void sffs_keep_best(u64 *key, u32 *val, unsigned int *n,
+			   unsigned int max, u64 k, u32 v)
+{
+	unsigned int i;
+
+	if (*n == max) {
+		if (k <= key[0])
+			return;
+		memmove(key, key + 1, (max - 1) * sizeof(*key));
+		memmove(val, val + 1, (max - 1) * sizeof(*val));
+		(*n)--;
+	}
+	for (i = *n; i > 0 && key[i - 1] > k; i--) {
+		key[i] = key[i - 1];
+		val[i] = val[i - 1];
+	}
+	key[i] = k;
+	val[i] = v;
+	(*n)++;
+}
+
+static void sffs_scan_one(struct sffs_journal *j, u32 eb,
+			  const struct sffs_eb_info *r, void *arg)
+{
+	struct sffs_scan *s = arg;
+	u32 esize = j->io->erase_size;
+	u64 age, score;
+
+	if (r->state == SFFS_EB_BAD || r->state == SFFS_EB_ANCHOR ||
+	    sffs_eb_busy(j, eb))
+		return;
+	if (r->state == SFFS_EB_FREE) {
+		/* least worn last: the pool hands out from its end */
+		if (!sffs_io_is_bad(j->io, eb))
+			sffs_keep_best(s->wear, j->pool, &j->npool,
+				       SFFS_POOL_SIZE, (u64)U32_MAX - r->ec + 1,
+				       eb);
+		return;
+	}
+	if (!s->victims || r->live >= esize)
+		return;
+	age = j->commit > r->age ? j->commit - r->age : 0;
+	score = div_u64((u64)(esize - r->live) * (age + 1) * 1024,
+			esize + r->live);
+	sffs_keep_best(s->score, j->victim, &j->nvictim, SFFS_GC_VICTIMS,
+		       score + 1, eb);
+}
+
+static int sffs_scan(struct sffs_journal *j, bool victims)
+{
+	struct sffs_scan s = { .victims = victims };
+
+	j->npool = 0;
+	if (victims)
+		j->nvictim = 0;
+	j->gc.scans++;
+	return sffs_ebt_scan(j, sffs_scan_one, &s);
+}
+
+/*
+ * Erase @eb for use.  A block whose erase fails is marked bad on the
+ * device and in the table, and its bytes leave the free count.
+ */
+static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
+{
+	int err;
+
+	if (erase) {
+		err = sffs_io_erase(j->io, eb);
+		if (err == -EIO) {
+			pr_warn("sffs: %s: retiring erase block %u\n",
+				j->io->mtd->name, eb);
+			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			j->free -= min_t(u64, j->free, j->io->erase_size);
+			j->gc.bad++;
+			sffs_ebt_bad(j, eb);
+			return -EAGAIN;
+		}
+		if (err)
+			return err;
+		j->gc.erases++;
+	}
+	return sffs_ebt_alloc(j, eb, erase);
+}
+
+/**
+ * sffs_take_free - allocate a free erase block
+ * @j: the journal
+ * @eb: the block, on success
+ * @erase: erase a block from the frontier too; blocks reused are always
+ *	   erased
+ *
+ * A block beyond the frontier has not been written since mkfs, unless a
+ * commit cut short wrote to it; only blocks a checkpoint names before
+ * they are written may skip the erase.
+ *
+ * Return: 0, -ENOSPC, or an error of the erase or of the table.
+ */
+int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
+{
+	u32 n;
+	int err;
+
+	for (;;) {
+		if (j->alloc_eb < j->io->eb_count) {
+			n = j->alloc_eb++;
+			if (sffs_io_is_anchor(j->io, n) || sffs_io_is_bad(j->io, n))
+				continue;
+		} else {
+			if (!j->npool) {
+				err = sffs_scan(j, false);
+				if (err)
+					return err;
+				if (!j->npool)
+					return -ENOSPC;
+			}
+			n = j->pool[--j->npool];
+			erase = true;
+		}
+		err = sffs_prepare_eb(j, n, erase);
+		if (err != -EAGAIN)
+			break;
+	}
+	if (!err)
+		*eb = n;
+	return err;
+}
+
+/* Rewrite a live leaf node found at @addr, or leave a dead one */
+static int sffs_gc_leaf(struct sffs_journal *j, struct sffs_node_hdr *hdr,
+			u64 addr)
+{
+	u32 len = le32_to_cpu(hdr->len);
+	struct sffs_wnode wn = {
+		.buf = hdr, .len = len, .type = hdr->type,
+		.flags = hdr->flags & ~SFFS_NODE_FL_CONT,
+	};
+	struct sffs_ckey key;
+	struct sffs_zref ref;
+	int err;
+
+	if (sffs_node_key(hdr, &key))
+		return 0;
+	err = sffs_index_lookup(&j->idx, &key, &ref);
+	if (err == -ENOENT || (!err && ref.addr != addr))
+		return 0;
+	if (err)
+		return err;
+	err = sffs_journal_write(j, &wn, 1);
+	if (!err)
+		j->gc.moved += ALIGN(len, SFFS_NODE_ALIGN);
+	return err;
+}
+
+static int sffs_gc_index(struct sffs_journal *j, struct sffs_index_node *ix,
+			 u64 addr)
+{
+	struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+	int ret;
+
+	ret = sffs_index_dirty_node(&j->idx, addr, le16_to_cpu(ix->level),
+				    &key);
+	if (ret > 0)
+		j->gc.index_moved++;
+	return ret < 0 ? ret : 0;
+}
+
+#define SFFS_GC_EMPTY	1	/* the block was never written */
+#define SFFS_GC_REFUSED	2	/* the block cannot be walked: keep it */
+
+/*
+ * Empty erase block @eb.  Return 0 when its live nodes were moved,
+ * SFFS_GC_EMPTY, SFFS_GC_REFUSED or a negative error.
+ */
+static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf)
+{
+	struct sffs_io *io = j->io;
+	u32 p = 0, size = io->erase_size;
+	u64 base = sffs_eb_addr(io, eb);
+	int err;
+
+	err = sffs_io_read(io, base, buf, size);
+	if (err)
+		return err;
+	if (!memchr_inv(buf, 0xff, size))
+		return SFFS_GC_EMPTY;
+	while (p + sizeof(struct sffs_node_hdr) <= size) {
+		struct sffs_node_hdr *hdr = buf + p;
+		u32 q;
+
+		err = sffs_node_check(hdr, size - p);
+		if (err == -ENODATA) {
+			/* erased: the rest of a unit, or of the block */
+			q = ALIGN(p + 1, io->unit);
+			if (q + sizeof(*hdr) <= size &&
+			    memchr_inv(buf + q, 0xff, sizeof(*hdr))) {
+				p = q;
+				continue;
+			}
+			break;
+		}
+		if (err) {
+			/*
+			 * A write torn by a power cut ends what was written
+			 * to a block.  Anything after it means damage:
+			 * keep the block rather than lose what it holds.
+			 * The torn node itself may reach into pages that
+			 * were programmed, when its header is whole.
+			 */
+			q = p + 1;
+			if (!sffs_node_check_hdr(hdr, size - p))
+				q = p + le32_to_cpu(hdr->len);
+			q = ALIGN(q, io->unit);
+			if (q < size && memchr_inv(buf + q, 0xff, size - q)) {
+				pr_warn_ratelimited("sffs: %s: erase block %u has a damaged node at %u; not collected\n",
+						    io->mtd->name, eb, p);
+				return SFFS_GC_REFUSED;
+			}
+			break;
+		}
+		switch (hdr->type) {
+		case SFFS_NODE_INDEX:
+			err = sffs_gc_index(j, (void *)hdr, base + p);
+			break;
+		case SFFS_NODE_INODE:
+		case SFFS_NODE_DATA:
+		case SFFS_NODE_DENTRY:
+		case SFFS_NODE_XATTR:
+		case SFFS_NODE_EBT:
+			err = sffs_gc_leaf(j, hdr, base + p);
+			break;
+		default:
+			/* padding, truncations, deletions: dead once committed */
+			break;
+		}
+		if (err)
+			return err;
+		p += ALIGN(le32_to_cpu(hdr->len), SFFS_NODE_ALIGN);
+	}
+	return 0;
+}
+
+/* Erase blocks free now, outside the journal, the spares and the head */
+u64 sffs_free_blocks(const struct sffs_journal *j)
+{
+	u64 held = sffs_io_room(j->io) +
+		   ((u64)j->jcnt - j->jcur - 1 + j->nspare) * j->io->erase_size;
+
+	if (j->free <= held)
+		return 0;
+	return div_u64(j->free - held, j->io->erase_size);
+}
+
+bool sffs_gc_wanted(const struct sffs_journal *j)
+{
+	return !j->in_gc && !j->in_commit && !j->io->ro &&
+	       sffs_free_blocks(j) < sffs_gc_low(j);
+}
+
+/*
+ * Flash that garbage collection must always have to make progress: the
+ * blocks it keeps free, and the live part of a victim it moves.
+ */
+u64 sffs_gc_reserve(const struct sffs_journal *j)
+{
+	return (sffs_gc_low(j) + 2) * (u64)j->io->erase_size;
+}
+
+/**
+ * sffs_gc - collect garbage until enough erase blocks are free
+ * @j: the journal
+ *
+ * Moves the live nodes out of victims until the free blocks and those
+ * emptied reach the low watermark and a few more, then commits, which
+ * frees the emptied ones.
+ *
+ * Return: 0, -ENOSPC when nothing can be collected, or an error.
+ */
+int sffs_gc(struct sffs_journal *j)
+{
+	u64 want = sffs_gc_low(j) + 4;
+	unsigned int scans = 0;
+	void *buf;
+	int err = 0;
+
+	buf = kvmalloc(j->io->erase_size, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	j->in_gc = true;
+	j->gc.runs++;
+	while (sffs_free_blocks(j) + j->nfreeable < want &&
+	       j->nfreeable < SFFS_MAX_FREEABLE) {
+		u32 eb;
+
+		if (!j->nvictim) {
+			/* two passes without enough to free: give up */
+			if (scans++ == 2) {
+				err = -ENOSPC;
+				break;
+			}
+			err = sffs_scan(j, true);
+			if (err)
+				break;
+			if (!j->nvictim) {
+				err = -ENOSPC;
+				break;
+			}
+		}
+		eb = j->victim[--j->nvictim];
+		if (sffs_eb_busy(j, eb))
+			continue;
+		err = sffs_gc_block(j, eb, buf);
+		if (err < 0)
+			break;
+		if (err == SFFS_GC_REFUSED) {
+			j->refused[j->gc.refused++ % SFFS_MAX_REFUSED] = eb;
+			err = 0;
+			continue;
+		}
+		if (err == SFFS_GC_EMPTY)
+			j->freeable_empty |= BIT(j->nfreeable);
+		j->freeable[j->nfreeable++] = eb;
+		j->gc.blocks++;
+		err = 0;
+	}
+	j->in_gc = false;
+	kvfree(buf);
+	if (j->nfreeable && (!err || err == -ENOSPC))
+		err = sffs_journal_commit(j) ?: err;
+	return err;
+}
+
+/*
+ * After a checkpoint: the blocks emptied before it are free.  Their bytes
+ * were all dead (the commit rewrote the index nodes they held), unless
+ * the block was never written at all.
+ */
+void sffs_gc_release(struct sffs_journal *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nfreeable; i++) {
+		u32 eb = j->freeable[i];
+
+		if (!(j->freeable_empty & BIT(i))) {
+			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
+			j->free += j->io->erase_size;
+		}
+		if (j->npool < SFFS_POOL_SIZE) {
+			/* least worn last: an unknown count goes first */
+			memmove(j->pool + 1, j->pool, j->npool * sizeof(u32));
+			j->pool[0] = eb;
+			j->npool++;
+		}
+	}
+	j->nfreeable = 0;
+	j->freeable_empty = 0;
+}
