@@ -33,10 +33,13 @@
 #include <linux/string.h>
 #include "journal.h"
 
-/* Collect when fewer free blocks than this are left */
+/*
+ * Collect when fewer free blocks than this are left: half a journal and a
+ * few more, but no more than a sixteenth of a small device.
+ */
 static u64 sffs_gc_low(const struct sffs_journal *j)
 {
-	return j->jmax / 2 + 4;
+	return clamp(j->io->eb_count / 16, 2U, j->jmax / 2 + 4);
 }
 
 /* Blocks the erasing of which would lose what the next mount needs */

@@ -27,7 +27,7 @@ NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
 NUM_POSIX=14
 CUTS="1 7 25"
 NUM_CUTS=3
-NUM_TESTS=$((NUM_POSIX + 11 + NUM_CUTS))
+NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS))
 
 testnum=0
 nfail=0
@@ -231,6 +231,7 @@ nor_tests()
 	if [ "$rc" -ne 0 ]; then
 		skip "fill to ENOSPC" "no mount"
 		skip "remount after ENOSPC" "no mount"
+		skip "rewrite 6 times the device" "no mount"
 		return
 	fi
 	relay "$OPS" "$mnt" fill
@@ -247,6 +248,50 @@ nor_tests()
 		run "$DUMP" "/dev/mtd$mtd" || rc=1
 	fi
 	result "$rc" "remount after ENOSPC, index valid"
+	nor_rewrite "$mtd"
+}
+
+# Garbage collection: delete what the fill left, then write six times the
+# size of the device through two files of an eighth of it each, rewritten
+# in turn.  Without reclaiming erase blocks the device would be full after
+# one pass; the last version of each file must read back after a remount.
+nor_rewrite()
+{
+	mtd=$1
+	size=$(cat "/sys/class/mtd/mtd$mtd/size")
+	chunks=$((size / 8 / 65536))
+	rounds=48
+	rc=0
+	mount_sffs "$mtd" || rc=1
+	if [ "$rc" -eq 0 ]; then
+		rm -rf "${mnt:?}"/*
+		i=0
+		while [ "$i" -lt "$rounds" ] && [ "$rc" -eq 0 ]; do
+			f=gc$((i % 2))
+			dd if=/dev/urandom of="$stage/$f" bs=65536 \
+				count="$chunks" 2>/dev/null || rc=1
+			cp "$stage/$f" "$mnt/$f" && sync || rc=1
+			i=$((i + 1))
+		done
+		[ "$rc" -eq 0 ] || msg "rewrite $i failed"
+		stats=$(cat /sys/kernel/debug/sffs/mtd"$mtd"/stats 2>/dev/null)
+		for k in gc_blocks gc_moved_bytes erases; do
+			v=$(echo "$stats" | sed -n "s/^$k //p")
+			[ -n "$v" ] && metric "sffs_nor_$k" "$v" count
+		done
+		run umount "$mnt" || rc=1
+	fi
+	if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
+		for f in gc0 gc1; do
+			cmp "$stage/$f" "$mnt/$f" || rc=1
+		done
+		run umount "$mnt" || rc=1
+		run "$DUMP" "/dev/mtd$mtd" || rc=1
+	else
+		rc=1
+	fi
+	rm -f "$stage"/gc?
+	result "$rc" "rewrite 6 times the device: space reclaimed, data intact"
 }
 
 echo "TAP version 13"
@@ -323,6 +368,7 @@ else
 	skip "mkfs.sffs and mount on mtdram (NOR-like)" "no mtdram"
 	skip "fill to ENOSPC" "no mtdram"
 	skip "remount after ENOSPC, index valid" "no mtdram"
+	skip "rewrite 6 times the device" "no mtdram"
 fi
 
 cleanup
