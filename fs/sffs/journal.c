@@ -327,6 +327,7 @@ int sffs_journal_restart(struct sffs_journal *j, unsigned int last)
 static int sffs_journal_relist(struct sffs_journal *j)
 {
 	unsigned int i, n = 0;
+	u64 avail;
 	u32 jeb[SFFS_MAX_JOURNAL_BLOCKS];
 
 	/* A head block too full to be worth listing is left now */
@@ -340,7 +341,13 @@ static int sffs_journal_relist(struct sffs_journal *j)
 	for (i = j->jcur + 1; i < j->jcnt && n < j->jmax; i++)
 		if (j->jeb[i] != jeb[0])
 			jeb[n++] = j->jeb[i];
-	while (n < j->jmax && !sffs_alloc_eb(j, &jeb[n], false))
+	/*
+	 * New blocks for the list, leaving one free block at least: the
+	 * mount after a power cut needs one to restart in.
+	 */
+	avail = sffs_free_blocks(j);
+	while (n < j->jmax && (j->nspare || avail-- > 1) &&
+	       !sffs_alloc_eb(j, &jeb[n], false))
 		n++;
 	memcpy(j->jeb, jeb, n * sizeof(jeb[0]));
 	j->jcnt = n;
@@ -358,19 +365,22 @@ static int sffs_journal_relist(struct sffs_journal *j)
 static int sffs_commit_prepare(struct sffs_journal *j)
 {
 	u32 esize = j->io->erase_size;
-	u64 bytes, have;
+	u64 isize = ALIGN(sffs_index_node_size(j->idx.fanout), SFFS_NODE_ALIGN);
+	u64 pages, bytes, have;
 	unsigned int i, want;
 	int err;
 
-	bytes = sffs_journal_reserve(j) - 2ULL * esize +
-		(u64)min_t(unsigned long, j->ebt_nr,
-			   DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS)) *
-		(sizeof(struct sffs_ebt_node) +
-		 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
-		 (j->idx.height + 1) * sffs_index_node_size(j->idx.fanout));
+	/* table pages, each a leaf that dirties a path of the index */
+	pages = min_t(u64, j->ebt_nr, DIV_ROUND_UP(j->io->eb_count,
+						   SFFS_EBT_RECS));
+	bytes = pages * (sizeof(struct sffs_ebt_node) +
+			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
+			 j->idx.height * isize) +
+		(j->idx.nr_dirty + 4 * (j->idx.height + 1) + 8) * isize;
 	have = sffs_io_room(j->io) + ((u64)j->jcnt - j->jcur - 1) * esize;
-	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 2) + 1 : 1;
-	want = min_t(unsigned int, want, SFFS_MAX_SPARES);
+	/* a node that does not fit wastes the tail of a block: count 1/8 */
+	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 8 * 7) : 0;
+	want = min_t(unsigned int, want + 1, SFFS_MAX_SPARES);
 	while (j->nspare < want) {
 		err = sffs_take_free(j, &j->spare[j->nspare], true);
 		if (err == -ENOSPC)
