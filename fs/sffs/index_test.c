@@ -201,6 +201,68 @@ static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
 	t_teardown(t, &idx);
 }
 
+/*
+ * Garbage collection asks, for each index node in an erase block, whether
+ * the tree still uses it.  After a first commit every node written is in
+ * the tree: each must be found, from flash, and dirtied; the next commit
+ * then rewrites them all, and the old copies are reported obsolete and
+ * no longer found.
+ */
+static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
+{
+	struct sffs_index idx, idx2;
+	struct sffs_itest *t = t_setup(test, &idx, 8);
+	u64 root, p, end, bytes = 0, obsolete;
+	unsigned int n, nodes = 0;
+	u32 len, root_len;
+
+	for (n = 0; n < 3000; n++)
+		t_insert(t, &idx, t_rand(t) % T_KEYS);
+	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &root_len), 0);
+	KUNIT_ASSERT_GE(test, idx.height, 4U);
+	end = t->head;
+	/* only the root stays in RAM: the walks read the rest from flash */
+	sffs_index_shrink(&idx, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, idx.nr_znodes, 1UL);
+
+	for (p = 64; p < end; p = ALIGN(p + len, SFFS_NODE_ALIGN)) {
+		struct sffs_index_node *ix = (void *)(t->flash + p);
+		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+
+		len = le32_to_cpu(ix->hdr.len);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_index_dirty_node(&idx, p,
+				le16_to_cpu(ix->level), &key), 1,
+				"node at %llu, level %u", p,
+				le16_to_cpu(ix->level));
+		/* a node at another address is not the tree's */
+		KUNIT_EXPECT_EQ(test, sffs_index_dirty_node(&idx, p + 8,
+				le16_to_cpu(ix->level), &key), 0);
+		bytes += len;
+		nodes++;
+	}
+	KUNIT_EXPECT_EQ(test, idx.nr_dirty, (unsigned long)nodes);
+
+	obsolete = t->obsolete;
+	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &root_len), 0);
+	KUNIT_EXPECT_EQ(test, t->obsolete - obsolete, bytes);
+	KUNIT_EXPECT_GE(test, root, end);
+	for (p = 64; p < end; p = ALIGN(p + len, SFFS_NODE_ALIGN)) {
+		struct sffs_index_node *ix = (void *)(t->flash + p);
+		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+
+		len = le32_to_cpu(ix->hdr.len);
+		KUNIT_EXPECT_EQ(test, sffs_index_dirty_node(&idx, p,
+				le16_to_cpu(ix->level), &key), 0);
+	}
+	/* the rewritten tree, read from flash alone, is the same */
+	memset(t->flash + 64, 0xff, end - 64);
+	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 8), 0);
+	KUNIT_ASSERT_EQ(test, sffs_index_load(&idx2, root, root_len, idx.height), 0);
+	t_check_all(t, &idx2);
+	sffs_index_destroy(&idx2);
+	t_teardown(t, &idx);
+}
+
 static void test_index_shrink_frees_clean_znodes_only(struct kunit *test)
 {
 	struct sffs_index idx;
@@ -329,6 +391,7 @@ static struct kunit_case sffs_index_cases[] = {
 	KUNIT_CASE(test_index_cache_stays_within_its_bound),
 	KUNIT_CASE(test_index_random_ops_match_model),
 	KUNIT_CASE(test_index_commit_then_load_reads_same_tree),
+	KUNIT_CASE(test_index_dirty_node_finds_every_live_node),
 	KUNIT_CASE(test_index_shrink_frees_clean_znodes_only),
 	KUNIT_CASE(test_index_remove_range_removes_exactly_the_range),
 	KUNIT_CASE(test_index_reports_replaced_and_removed_nodes),
