@@ -54,7 +54,7 @@ static inline __u32 SFFS_CP_UNIT(__u32 write_size)
 #define SFFS_MAX_JOURNAL_BLOCKS	64
 
 /* Reserved inode numbers */
-#define SFFS_META_INO		1	/* erase-block table pages (part 2) */
+#define SFFS_META_INO		1	/* erase-block table pages */
 #define SFFS_ROOT_INO		2
 #define SFFS_FIRST_INO		16
 
@@ -67,7 +67,7 @@ enum sffs_node_type {
 	SFFS_NODE_XATTR		= 5,
 	SFFS_NODE_TRUNC		= 6,	/* journal only: a truncation */
 	SFFS_NODE_INDEX		= 8,	/* B+tree node */
-	SFFS_NODE_EBT		= 9,	/* erase-block table page (part 2) */
+	SFFS_NODE_EBT		= 9,	/* erase-block table page */
 	SFFS_NODE_TYPES
 };
 
