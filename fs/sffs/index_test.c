@@ -228,15 +228,16 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 	for (p = 64; p < end; p = ALIGN(p + len, SFFS_NODE_ALIGN)) {
 		struct sffs_index_node *ix = (void *)(t->flash + p);
 		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+		unsigned int level = le16_to_cpu(ix->level);
 
 		len = le32_to_cpu(ix->hdr.len);
-		KUNIT_EXPECT_EQ_MSG(test, sffs_index_dirty_node(&idx, p,
-				le16_to_cpu(ix->level), &key), 1,
-				"node at %llu, level %u", p,
-				le16_to_cpu(ix->level));
+		KUNIT_EXPECT_EQ_MSG(test,
+				    sffs_index_dirty_node(&idx, p, level, &key),
+				    1, "node at %llu, level %u", p, level);
 		/* a node at another address is not the tree's */
-		KUNIT_EXPECT_EQ(test, sffs_index_dirty_node(&idx, p + 8,
-				le16_to_cpu(ix->level), &key), 0);
+		KUNIT_EXPECT_EQ(test,
+				sffs_index_dirty_node(&idx, p + 8, level, &key),
+				0);
 		bytes += len;
 		nodes++;
 	}
@@ -251,8 +252,10 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
 
 		len = le32_to_cpu(ix->hdr.len);
-		KUNIT_EXPECT_EQ(test, sffs_index_dirty_node(&idx, p,
-				le16_to_cpu(ix->level), &key), 0);
+		KUNIT_EXPECT_EQ(test,
+				sffs_index_dirty_node(&idx, p,
+						      le16_to_cpu(ix->level),
+						      &key), 0);
 	}
 	/* the rewritten tree, read from flash alone, is the same */
 	memset(t->flash + 64, 0xff, end - 64);
