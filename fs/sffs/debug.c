@@ -56,6 +56,9 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
+	seq_printf(m, "gc_scrubbed %lu\n", j->gc.scrubbed);
+	seq_printf(m, "read_bitflips %lu\n", c->io.bitflips);
+	seq_printf(m, "read_errors %lu\n", c->io.read_errors);
 	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);
 	seq_printf(m, "erases %lu\n", j->gc.erases);
 	seq_printf(m, "bad_blocks_retired %lu\n", j->gc.bad);

@@ -30,6 +30,8 @@ struct sffs_ramflash {
 	u8 *mem;
 	u16 next_page[RF_BLOCKS];	/* pages below it are programmed */
 	DECLARE_BITMAP(bad, RF_BLOCKS);
+	DECLARE_BITMAP(flippy, RF_BLOCKS);	/* reads need ECC to correct */
+	DECLARE_BITMAP(broken, RF_BLOCKS);	/* reads beyond what ECC corrects */
 	unsigned int violations;
 	unsigned long programs;
 	unsigned long erases;
@@ -40,12 +42,24 @@ static struct sffs_ramflash *to_rf(struct mtd_info *mtd)
 	return container_of(mtd, struct sffs_ramflash, mtd);
 }
 
+/* Return the most bitflips corrected in a page, as NAND drivers do */
 static int rf_read(struct mtd_info *mtd, loff_t from, size_t len,
 		   size_t *retlen, u_char *buf)
 {
-	memcpy(buf, to_rf(mtd)->mem + from, len);
+	struct sffs_ramflash *rf = to_rf(mtd);
+	u32 eb, first = div_u64(from, RF_ERASESIZE);
+	u32 last = div_u64(from + len - 1, RF_ERASESIZE);
+	int flips = 0;
+
+	memcpy(buf, rf->mem + from, len);
 	*retlen = len;
-	return 0;
+	for (eb = first; eb <= last; eb++) {
+		if (test_bit(eb, rf->broken))
+			return -EBADMSG;
+		if (test_bit(eb, rf->flippy))
+			flips = 2;
+	}
+	return flips;
 }
 
 static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
@@ -95,6 +109,7 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 		}
 		memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff, RF_ERASESIZE);
 		rf->next_page[eb] = 0;
+		clear_bit(eb, rf->flippy);
 		rf->erases++;
 	}
 	return 0;
@@ -141,6 +156,9 @@ static struct sffs_ramflash *rf_create(struct kunit *test,
 	rf->mtd.erasesize = RF_ERASESIZE;
 	rf->mtd.writesize = RF_WRITESIZE;
 	rf->mtd.writebufsize = RF_WRITESIZE;
+	/* 4-bit ECC; two bitflips corrected in a page make -EUCLEAN */
+	rf->mtd.ecc_strength = 4;
+	rf->mtd.bitflip_threshold = 2;
 	rf->mtd.owner = THIS_MODULE;
 	rf->mtd._read = rf_read;
 	rf->mtd._write = rf_write;
@@ -248,6 +266,33 @@ static int check_file(struct vfsmount *mnt, const char *name, const u8 *want,
 	if (n != len || memcmp(tmp, want, len))
 		return -EBADMSG;
 	return 0;
+}
+
+/*
+ * Read a file with damage in it to the end: every byte read must be right
+ * and the read must end in an error; -EBADMSG if a byte is wrong, 0 if
+ * all of it read.
+ */
+static int check_damaged(struct vfsmount *mnt, const char *name,
+			 const u8 *want, size_t len, u8 *tmp)
+{
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n = 1;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	while (n > 0 && pos < len) {
+		loff_t at = pos;
+
+		n = kernel_read(f, tmp, len - pos, &pos);
+		if (n > 0 && memcmp(tmp, want + at, n)) {
+			n = -EBADMSG;
+			break;
+		}
+	}
+	__fput_sync(f);
+	return n < 0 ? n : 0;
 }
 
 static int rename_file(struct vfsmount *mnt, const char *from, const char *to)
@@ -696,6 +741,115 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* The erase block holding block @blk of file @name, or its inode (~0) */
+static u32 rf_block_of(struct vfsmount *mnt, const char *name, u64 blk)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	struct sffs_ckey key;
+	struct sffs_zref ref;
+	int err;
+
+	if (IS_ERR(f))
+		return U32_MAX;
+	key = blk == ~0ULL ? sffs_key(file_inode(f)->i_ino, SFFS_KEY_INODE, 0) :
+			     sffs_key(file_inode(f)->i_ino, SFFS_KEY_DATA, blk);
+	__fput_sync(f);
+	mutex_lock(&c->mutex);
+	err = sffs_index_lookup(&c->j.idx, &key, &ref);
+	mutex_unlock(&c->mutex);
+	return err ? U32_MAX : sffs_addr_eb(&c->io, ref.addr);
+}
+
+/*
+ * Bitflips: a read that ECC corrected schedules its erase block for
+ * scrubbing, and the next write moves the data out of it; a read ECC
+ * cannot correct fails with -EIO for the file it belongs to only, and
+ * garbage collection leaves that block alone.
+ */
+static void sffs_fs_bitflips(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	const size_t len = 64 * 1024;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	char name[32];
+	u32 flippy, broken;
+	bool hit[24];
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 24; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		fill(buf, len, i, false);
+		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, len, true), 0);
+	}
+	rf_umount(mnt);
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	j = &SFFS_SB(mnt->mnt_sb)->j;
+
+	/* correctable: the data reads right, then moves */
+	flippy = rf_block_of(mnt, "f3", 0);
+	KUNIT_ASSERT_LT(test, flippy, (u32)RF_BLOCKS);
+	set_bit(flippy, rf->flippy);
+	fill(buf, len, 3, false);
+	KUNIT_EXPECT_EQ(test, check_file(mnt, "f3", buf, len, tmp), 0);
+	KUNIT_EXPECT_GT(test, j->io->bitflips, 0UL);
+	KUNIT_EXPECT_EQ(test, j->io->nscrub, 1U);
+	fill(buf, 4096, 99, false);
+	KUNIT_EXPECT_EQ(test, write_file(mnt, "trigger", buf, 4096, true), 0);
+	KUNIT_EXPECT_EQ(test, j->gc.scrubbed, 1UL);
+	KUNIT_EXPECT_EQ(test, j->io->nscrub, 0U);
+	KUNIT_EXPECT_NE(test, rf_block_of(mnt, "f3", 0), flippy);
+
+	/* uncorrectable: -EIO for that file, the others read fine */
+	broken = rf_block_of(mnt, "f12", 0);
+	KUNIT_ASSERT_LT(test, broken, (u32)RF_BLOCKS);
+	/* the files with their inode or any block there */
+	for (i = 0; i < 24; i++) {
+		u64 blk;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		hit[i] = rf_block_of(mnt, name, ~0ULL) == broken;
+		for (blk = 0; blk < len / SFFS_BLOCK_SIZE; blk++)
+			hit[i] |= rf_block_of(mnt, name, blk) == broken;
+	}
+	set_bit(broken, rf->broken);
+	fill(buf, len, 12, false);
+	KUNIT_EXPECT_EQ(test, check_file(mnt, "f12", buf, len, tmp), -EIO);
+	KUNIT_EXPECT_GT(test, j->io->read_errors, 0UL);
+	for (i = 0, n = 0; i < 24; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		fill(buf, len, i, false);
+		if (hit[i]) {
+			KUNIT_EXPECT_EQ_MSG(test,
+					    check_damaged(mnt, name, buf, len, tmp),
+					    -EIO, "%s", name);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+				    0, "%s", name);
+		n++;
+	}
+	/* an erase block holds two files of 64 KiB, and parts of others */
+	KUNIT_EXPECT_GE(test, n, 18);
+	rf_umount(mnt);
+
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	fill(buf, len, 3, false);
+	KUNIT_EXPECT_EQ(test, check_file(mnt, "f3", buf, len, tmp), 0);
+	check_space(test, mnt, "after scrubbing", 0);
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -704,6 +858,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_power_cut),
 	KUNIT_CASE(sffs_fs_gc),
 	KUNIT_CASE(sffs_fs_gc_power_cut),
+	KUNIT_CASE(sffs_fs_bitflips),
 	{}
 };
 

@@ -21,6 +21,9 @@
  * fraction still live.  Cold, mostly dead blocks go first; a block just
  * written, whose nodes may die soon anyway, waits.
  *
+ * A block a read found correctable bitflips in is collected first, before
+ * the bits rot beyond what ECC corrects (scrubbing).
+ *
  * Free blocks are handed out least worn first among those the last table
  * scan found (dynamic wear levelling); blocks never written since mkfs go
  * first, in order, which keeps a young file system's allocation as simple
@@ -256,8 +259,13 @@ static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf)
 	int err;
 
 	err = sffs_io_read(io, base, buf, size);
-	if (err)
-		return err;
+	if (err) {
+		/*
+		 * Uncorrectable: what is readable stays readable where it
+		 * is, and what is not is reported to whoever reads it.
+		 */
+		return SFFS_GC_REFUSED;
+	}
 	if (!memchr_inv(buf, 0xff, size))
 		return SFFS_GC_EMPTY;
 	while (p + sizeof(struct sffs_node_hdr) <= size) {
@@ -329,8 +337,58 @@ u64 sffs_free_blocks(const struct sffs_journal *j)
 
 bool sffs_gc_wanted(const struct sffs_journal *j)
 {
-	return !j->in_gc && !j->in_commit && !j->io->ro &&
-	       sffs_free_blocks(j) < sffs_gc_low(j);
+	if (j->in_gc || j->in_commit || j->io->ro)
+		return false;
+	/* blocks to scrub that were busy are tried again after a commit */
+	if (j->io->nscrub && j->scrub_commit != j->commit)
+		return true;
+	return sffs_free_blocks(j) < sffs_gc_low(j);
+}
+
+/*
+ * Move the data out of the blocks reads found bitflips in.  A block of
+ * the journal, or one about to be written, waits until a commit has moved
+ * the journal on; a free one is erased before it is used anyway.
+ */
+static int sffs_scrub(struct sffs_journal *j, void *buf)
+{
+	struct sffs_io *io = j->io;
+	unsigned int i = 0;
+	int err;
+
+	while (i < io->nscrub && j->nfreeable < SFFS_MAX_FREEABLE) {
+		u32 k, eb = io->scrub[i];
+		bool busy = false, done = sffs_io_is_anchor(io, eb);
+
+		for (k = 0; k < j->nfreeable; k++)
+			done |= j->freeable[k] == eb;
+		for (k = 0; k < j->npool; k++)
+			done |= j->pool[k] == eb;
+		if (!done && sffs_eb_busy(j, eb))
+			busy = true;
+		if (busy) {
+			i++;
+			continue;
+		}
+		sffs_io_scrub_del(io, eb);
+		if (done || eb >= j->alloc_eb)
+			continue;
+		err = sffs_gc_block(j, eb, buf);
+		/* the walk read it again and found the same bitflips */
+		sffs_io_scrub_del(io, eb);
+		if (err < 0)
+			return err;
+		if (err == SFFS_GC_REFUSED)
+			continue;
+		pr_info("sffs: %s: erase block %u had bitflips: data moved\n",
+			io->mtd->name, eb);
+		if (err == SFFS_GC_EMPTY)
+			j->freeable_empty |= BIT(j->nfreeable);
+		j->freeable[j->nfreeable++] = eb;
+		j->gc.scrubbed++;
+	}
+	j->scrub_commit = j->commit;
+	return 0;
 }
 
 /*
@@ -364,7 +422,8 @@ int sffs_gc(struct sffs_journal *j)
 		return -ENOMEM;
 	j->in_gc = true;
 	j->gc.runs++;
-	while (sffs_free_blocks(j) + j->nfreeable < want &&
+	err = sffs_scrub(j, buf);
+	while (!err && sffs_free_blocks(j) + j->nfreeable < want &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
 		u32 eb;
 

@@ -102,16 +102,47 @@ void sffs_io_destroy(struct sffs_io *io)
 	io->wbuf = NULL;
 }
 
+/* Remember that @eb needs scrubbing; garbage collection does it */
+static void sffs_io_scrub_add(struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nscrub; i++)
+		if (io->scrub[i] == eb)
+			return;
+	if (io->nscrub < SFFS_MAX_SCRUB)
+		io->scrub[io->nscrub++] = eb;
+}
+
+void sffs_io_scrub_del(struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nscrub; i++) {
+		if (io->scrub[i] == eb) {
+			io->scrub[i] = io->scrub[--io->nscrub];
+			return;
+		}
+	}
+}
+
 static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 {
 	size_t got;
 	int err;
 
 	err = mtd_read(io->mtd, addr, len, &got, buf);
-	/* A corrected bitflip is a good read; scrubbing it is part 2's job */
-	if (err && !mtd_is_bitflip(err)) {
-		pr_err("sffs: %s: read of %zu bytes at %llu failed: %d\n",
-		       io->mtd->name, len, addr, err);
+	if (mtd_is_bitflip(err)) {
+		/* good data, but the cells are wearing: move it while it is */
+		io->bitflips++;
+		sffs_io_scrub_add(io, sffs_addr_eb(io, addr));
+		err = 0;
+	}
+	if (err) {
+		io->read_errors++;
+		pr_err_ratelimited("sffs: %s: read of %zu bytes at %llu failed: %d%s\n",
+				   io->mtd->name, len, addr, err,
+				   mtd_is_eccerr(err) ? " (uncorrectable ECC error)" : "");
 		return -EIO;
 	}
 	return got == len ? 0 : -EIO;

@@ -10,6 +10,8 @@
 
 struct mtd_info;
 
+#define SFFS_MAX_SCRUB	8	/* blocks waiting to be scrubbed */
+
 /**
  * struct sffs_io - an MTD device as SFFS uses it
  * @mtd: the device
@@ -31,6 +33,11 @@ struct mtd_info;
  * @units_read: checkpoint units read by the last anchor search
  * @cut: power-cut emulation for tests: writes and erases left before the
  *	 "power" goes, the last of them torn; negative when off
+ * @scrub: erase blocks where reads needed ECC to correct bitflips: their
+ *	   data is to be rewritten elsewhere before the bits rot further
+ * @nscrub: entries in @scrub
+ * @bitflips: reads that needed ECC correction
+ * @read_errors: reads ECC could not correct
  */
 struct sffs_io {
 	struct mtd_info *mtd;
@@ -51,6 +58,10 @@ struct sffs_io {
 	u64 pad;
 	unsigned int units_read;
 	int cut;
+	u32 scrub[SFFS_MAX_SCRUB];
+	unsigned int nscrub;
+	unsigned long bitflips;
+	unsigned long read_errors;
 };
 
 static inline u64 sffs_eb_addr(const struct sffs_io *io, u32 eb)
@@ -83,6 +94,7 @@ int sffs_io_read(struct sffs_io *io, u64 addr, void *buf, size_t len);
 int sffs_io_read_node(struct sffs_io *io, u64 addr, u32 len, void *buf,
 		      int type);
 int sffs_io_erase(struct sffs_io *io, u32 eb);
+void sffs_io_scrub_del(struct sffs_io *io, u32 eb);
 void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);

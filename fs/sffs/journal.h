@@ -57,6 +57,7 @@ struct sffs_eb_info {
  * @index_moved: index nodes dirtied so that the commit rewrites them
  * @scans: passes over the erase-block table
  * @refused: victims left alone because they could not be read whole
+ * @scrubbed: blocks emptied because reads found bitflips in them
  * @erases: erase blocks erased
  * @bad: erase blocks retired because an erase failed
  */
@@ -67,6 +68,7 @@ struct sffs_gc_stats {
 	unsigned long index_moved;
 	unsigned long scans;
 	unsigned long refused;
+	unsigned long scrubbed;
 	unsigned long erases;
 	unsigned long bad;
 };
@@ -107,6 +109,7 @@ struct sffs_gc_stats {
  * @victim: garbage collection victims chosen by the last scan, best last
  * @nvictim: entries in @victim
  * @refused: the last blocks garbage collection could not walk, left alone
+ * @scrub_commit: commit at which the blocks to scrub were last tried
  * @in_gc: garbage collection is moving nodes
  * @gc: garbage collection statistics
  */
@@ -143,6 +146,7 @@ struct sffs_journal {
 	u32 victim[SFFS_GC_VICTIMS];
 	unsigned int nvictim;
 	u32 refused[SFFS_MAX_REFUSED];
+	u64 scrub_commit;
 	bool in_gc;
 	struct sffs_gc_stats gc;
 };
