@@ -57,6 +57,11 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
 	seq_printf(m, "gc_scrubbed %lu\n", j->gc.scrubbed);
+	seq_printf(m, "wl_moves %lu\n", j->gc.wl_moves);
+	seq_printf(m, "ec_min %u\n", j->ec_min);
+	seq_printf(m, "ec_max %u\n", j->ec_max);
+	seq_printf(m, "ec_avg %llu\n",
+		   j->ec_blocks ? div_u64(j->ec_sum, j->ec_blocks) : 0);
 	seq_printf(m, "read_bitflips %lu\n", c->io.bitflips);
 	seq_printf(m, "read_errors %lu\n", c->io.read_errors);
 	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);

@@ -35,6 +35,7 @@ struct sffs_ramflash {
 	unsigned int violations;
 	unsigned long programs;
 	unsigned long erases;
+	u32 eb_erases[RF_BLOCKS];
 };
 
 static struct sffs_ramflash *to_rf(struct mtd_info *mtd)
@@ -110,6 +111,7 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 		memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff, RF_ERASESIZE);
 		rf->next_page[eb] = 0;
 		clear_bit(eb, rf->flippy);
+		rf->eb_erases[eb]++;
 		rf->erases++;
 	}
 	return 0;
@@ -850,6 +852,83 @@ static void sffs_fs_bitflips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Wear levelling: half the flash holds cold files, and a small hot file
+ * is rewritten until every block could have been erased 25 times.
+ * Without static wear levelling the cold blocks would stay at one or two
+ * erases while the rest took all of them; with wl_threshold=8, the spread
+ * between the most and the least erased block, as the flash counted it,
+ * stays within twice the threshold and a little more.
+ */
+static void sffs_fs_wear_levelling(struct kunit *test)
+{
+	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	const unsigned int threshold = 8, bound = 2 * threshold + 4;
+	const size_t cold_len = 256 * 1024, hot_len = 32 * 1024;
+	u8 *buf = kunit_kmalloc(test, cold_len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, cold_len + 1, GFP_KERNEL);
+	u32 lo = U32_MAX, hi = 0, eb;
+	struct sffs_info *c;
+	struct vfsmount *mnt;
+	unsigned long ops = 0, target;
+	char name[32];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = rf_mount(rf, "compr=none,wl_threshold=8");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 24; i++) {
+		snprintf(name, sizeof(name), "cold%d", i);
+		fill(buf, cold_len, i, false);
+		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, cold_len, true),
+				0);
+	}
+	target = rf->erases + 25UL * (RF_BLOCKS - SFFS_ANCHOR_BLOCKS);
+	while (rf->erases < target) {
+		fill(buf, hot_len, ops, false);
+		KUNIT_ASSERT_EQ_MSG(test, write_file(mnt, "hot", buf, hot_len,
+						     true), 0, "op %lu", ops);
+		ops++;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	for (eb = 0; eb < RF_BLOCKS; eb++) {
+		if (sffs_io_is_anchor(&c->io, eb))
+			continue;
+		lo = min(lo, rf->eb_erases[eb]);
+		hi = max(hi, rf->eb_erases[eb]);
+	}
+	kunit_info(test, "%lu rewrites, %lu erases: erase counts %u to %u (table: %u to %u), %lu static moves\n",
+		   ops, rf->erases, lo, hi, c->j.ec_min, c->j.ec_max,
+		   c->j.gc.wl_moves);
+	KUNIT_EXPECT_GT(test, c->j.gc.wl_moves, 0UL);
+	KUNIT_EXPECT_LE(test, hi - lo, bound);
+	if (hi - lo > bound)
+		for (eb = 0; eb < RF_BLOCKS; eb += 16)
+			kunit_info(test, "erases %3u: %*ph\n", eb, 16,
+				   (u8 []){ rf->eb_erases[eb], rf->eb_erases[eb + 1],
+				   rf->eb_erases[eb + 2], rf->eb_erases[eb + 3],
+				   rf->eb_erases[eb + 4], rf->eb_erases[eb + 5],
+				   rf->eb_erases[eb + 6], rf->eb_erases[eb + 7],
+				   rf->eb_erases[eb + 8], rf->eb_erases[eb + 9],
+				   rf->eb_erases[eb + 10], rf->eb_erases[eb + 11],
+				   rf->eb_erases[eb + 12], rf->eb_erases[eb + 13],
+				   rf->eb_erases[eb + 14], rf->eb_erases[eb + 15] });
+	check_space(test, mnt, "worn", 0);
+	rf_umount(mnt);
+
+	mnt = rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 24; i++) {
+		snprintf(name, sizeof(name), "cold%d", i);
+		fill(buf, cold_len, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, cold_len,
+						     tmp), 0, "%s", name);
+	}
+	rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -859,6 +938,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_gc),
 	KUNIT_CASE(sffs_fs_gc_power_cut),
 	KUNIT_CASE(sffs_fs_bitflips),
+	KUNIT_CASE(sffs_fs_wear_levelling),
 	{}
 };
 

@@ -74,6 +74,10 @@ struct sffs_scan {
 	u64 score[SFFS_GC_VICTIMS];
 	u64 wear[SFFS_POOL_SIZE];
 	bool victims;
+	u64 worn[SFFS_WL_WORN];
+	u32 ec_min, ec_max, cold_ec, cold_eb;
+	u64 ec_sum;
+	u32 blocks;
 };
 
 /* Keep the @n best of what is offered in @key/@val, sorted, best last */
@@ -106,14 +110,27 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 	u64 age, score;
 
 	if (r->state == SFFS_EB_BAD || r->state == SFFS_EB_ANCHOR ||
-	    sffs_eb_busy(j, eb))
+	    sffs_io_is_anchor(j->io, eb))
 		return;
+	s->ec_min = min(s->ec_min, r->ec);
+	s->ec_max = max(s->ec_max, r->ec);
+	s->ec_sum += r->ec;
+	s->blocks++;
+	if (sffs_eb_busy(j, eb))
+		return;
+	if (r->state == SFFS_EB_MAIN && r->ec < s->cold_ec) {
+		s->cold_ec = r->ec;
+		s->cold_eb = eb;
+	}
 	if (r->state == SFFS_EB_FREE) {
 		/* least worn last: the pool hands out from its end */
-		if (!sffs_io_is_bad(j->io, eb))
+		if (!sffs_io_is_bad(j->io, eb)) {
 			sffs_keep_best(s->wear, j->pool, &j->npool,
 				       SFFS_POOL_SIZE, (u64)U32_MAX - r->ec + 1,
 				       eb);
+			sffs_keep_best(s->worn, j->worn, &j->nworn,
+				       SFFS_WL_WORN, (u64)r->ec + 1, eb);
+		}
 		return;
 	}
 	if (!s->victims || r->live >= esize)
@@ -125,15 +142,55 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 		       score + 1, eb);
 }
 
+/*
+ * Static wear levelling: when the least worn block in use is more than
+ * wl_threshold erases behind the most worn one, it holds data nobody
+ * rewrites.  That data must go to worn blocks, where it lets them rest,
+ * and the young block back into service, where the allocation of free
+ * blocks, least worn first, soon uses it.  So the next commit lists the
+ * most worn free blocks first in the journal (stage 1), and once it has
+ * (stage 2) garbage collection moves the cold block there.
+ */
 static int sffs_scan(struct sffs_journal *j, bool victims)
 {
-	struct sffs_scan s = { .victims = victims };
+	struct sffs_scan s = {
+		.victims = victims, .ec_min = U32_MAX, .cold_ec = U32_MAX,
+	};
+	int err;
 
 	j->npool = 0;
+	j->nworn = 0;
 	if (victims)
 		j->nvictim = 0;
 	j->gc.scans++;
-	return sffs_ebt_scan(j, sffs_scan_one, &s);
+	err = sffs_ebt_scan(j, sffs_scan_one, &s);
+	if (err)
+		return err;
+	if (s.blocks) {
+		j->ec_min = s.ec_min;
+		j->ec_max = s.ec_max;
+		j->ec_sum = s.ec_sum;
+		j->ec_blocks = s.blocks;
+	}
+	if (!j->wl_stage && s.cold_ec != U32_MAX && j->nworn &&
+	    s.ec_max - s.cold_ec > j->wl_threshold) {
+		j->wl_victim = s.cold_eb;
+		j->wl_stage = 1;
+	}
+	return 0;
+}
+
+static void sffs_list_del(u32 *list, unsigned int *n, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++) {
+		if (list[i] == eb) {
+			memmove(list + i, list + i + 1,
+				(--*n - i) * sizeof(*list));
+			return;
+		}
+	}
 }
 
 /*
@@ -194,6 +251,7 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 					return -ENOSPC;
 			}
 			n = j->pool[--j->npool];
+			sffs_list_del(j->worn, &j->nworn, n);
 			erase = true;
 		}
 		err = sffs_prepare_eb(j, n, erase);
@@ -203,6 +261,31 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 	if (!err)
 		*eb = n;
 	return err;
+}
+
+/**
+ * sffs_take_worn - allocate one of the most worn free blocks
+ * @j: the journal, committing
+ * @eb: the block, on success
+ *
+ * Return: 0, -ENOSPC when none is left, or an error of the erase.
+ */
+int sffs_take_worn(struct sffs_journal *j, u32 *eb)
+{
+	int err;
+
+	while (j->nworn) {
+		u32 n = j->worn[--j->nworn];
+
+		sffs_list_del(j->pool, &j->npool, n);
+		err = sffs_prepare_eb(j, n, true);
+		if (err == -EAGAIN)
+			continue;
+		if (!err)
+			*eb = n;
+		return err;
+	}
+	return -ENOSPC;
 }
 
 /* Rewrite a live leaf node found at @addr, or leave a dead one */
@@ -342,7 +425,39 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 	/* blocks to scrub that were busy are tried again after a commit */
 	if (j->io->nscrub && j->scrub_commit != j->commit)
 		return true;
+	if (j->wl_stage == 2)
+		return true;
 	return sffs_free_blocks(j) < sffs_gc_low(j);
+}
+
+/*
+ * Static wear levelling, stage 2: the journal lists worn blocks after
+ * the head's; leave the head's block for them, and move the cold block.
+ */
+static int sffs_wl_move(struct sffs_journal *j, void *buf)
+{
+	u32 eb = j->wl_victim;
+	int err;
+
+	j->wl_stage = 0;
+	j->wl_victim = U32_MAX;
+	if (!j->jcur) {
+		err = sffs_journal_next_block(j);
+		if (err)
+			return err == -EAGAIN ? 0 : err;
+	}
+	if (sffs_eb_busy(j, eb) || j->nfreeable >= SFFS_MAX_FREEABLE)
+		return 0;
+	err = sffs_gc_block(j, eb, buf);
+	if (err < 0)
+		return err;
+	if (err == SFFS_GC_REFUSED)
+		return 0;
+	if (err == SFFS_GC_EMPTY)
+		j->freeable_empty |= BIT(j->nfreeable);
+	j->freeable[j->nfreeable++] = eb;
+	j->gc.wl_moves++;
+	return 0;
 }
 
 /*
@@ -423,6 +538,8 @@ int sffs_gc(struct sffs_journal *j)
 	j->in_gc = true;
 	j->gc.runs++;
 	err = sffs_scrub(j, buf);
+	if (!err && j->wl_stage == 2)
+		err = sffs_wl_move(j, buf);
 	while (!err && sffs_free_blocks(j) + j->nfreeable < want &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
 		u32 eb;
@@ -475,19 +592,17 @@ void sffs_gc_release(struct sffs_journal *j)
 	unsigned int i;
 
 	for (i = 0; i < j->nfreeable; i++) {
-		u32 eb = j->freeable[i];
-
 		if (!(j->freeable_empty & BIT(i))) {
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			j->free += j->io->erase_size;
 		}
-		if (j->npool < SFFS_POOL_SIZE) {
-			/* least worn last: an unknown count goes first */
-			memmove(j->pool + 1, j->pool, j->npool * sizeof(u32));
-			j->pool[0] = eb;
-			j->npool++;
-		}
 	}
+	/*
+	 * The next table scan finds them free and ranks them by wear with
+	 * the others: handing them out at once would keep recycling the
+	 * same blocks.
+	 */
+	j->npool = 0;
 	j->nfreeable = 0;
 	j->freeable_empty = 0;
 }

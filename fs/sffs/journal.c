@@ -114,6 +114,12 @@ static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 	return 0;
 }
 
+/* Leave the head's erase block for the next of the journal list */
+int sffs_journal_next_block(struct sffs_journal *j)
+{
+	return sffs_next_block(j);
+}
+
 /**
  * sffs_journal_put - append one node, moving to the next block if needed
  * @j: the journal
@@ -338,6 +344,12 @@ static int sffs_journal_relist(struct sffs_journal *j)
 			return err;
 	}
 	jeb[n++] = sffs_addr_eb(j->io, sffs_io_head(j->io));
+	/* static wear levelling: worn blocks next, for the cold data */
+	while (j->wl_stage == 1 && n < 1 + SFFS_WL_WORN &&
+	       n < j->jmax && !sffs_take_worn(j, &jeb[n]))
+		n++;
+	if (j->wl_stage == 1)
+		j->wl_stage = n > 1 ? 2 : 0;
 	for (i = j->jcur + 1; i < j->jcnt && n < j->jmax; i++)
 		if (j->jeb[i] != jeb[0])
 			jeb[n++] = j->jeb[i];
@@ -541,6 +553,8 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	j->io = io;
 	j->jmax = clamp(jmax, 2U, (unsigned int)SFFS_MAX_JOURNAL_BLOCKS);
 	j->max_dirty = SFFS_MAX_DIRTY_ZNODES;
+	j->wl_threshold = SFFS_DEF_WL_THRESHOLD;
+	j->wl_victim = U32_MAX;
 	err = sffs_anchor_find(io, cp);
 	if (err) {
 		if (err == -EINVAL)

@@ -34,6 +34,8 @@ struct sffs_wnode {
 #define SFFS_MAX_FREEABLE	16	/* blocks emptied, free after a commit */
 #define SFFS_GC_VICTIMS		8	/* victims chosen per scan */
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
+#define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
+#define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
 
 /**
  * struct sffs_eb_info - an erase-block table record, in CPU order
@@ -58,6 +60,7 @@ struct sffs_eb_info {
  * @scans: passes over the erase-block table
  * @refused: victims left alone because they could not be read whole
  * @scrubbed: blocks emptied because reads found bitflips in them
+ * @wl_moves: blocks of cold data moved to even out wear
  * @erases: erase blocks erased
  * @bad: erase blocks retired because an erase failed
  */
@@ -69,6 +72,7 @@ struct sffs_gc_stats {
 	unsigned long scans;
 	unsigned long refused;
 	unsigned long scrubbed;
+	unsigned long wl_moves;
 	unsigned long erases;
 	unsigned long bad;
 };
@@ -109,6 +113,17 @@ struct sffs_gc_stats {
  * @victim: garbage collection victims chosen by the last scan, best last
  * @nvictim: entries in @victim
  * @refused: the last blocks garbage collection could not walk, left alone
+ * @wl_threshold: spread of erase counts beyond which cold data is moved
+ * @ec_min: lowest erase count the last table scan saw
+ * @ec_max: highest erase count the last table scan saw
+ * @ec_sum: sum of the erase counts the last table scan saw
+ * @ec_blocks: blocks the last table scan saw
+ * @wl_victim: the block of cold data static wear levelling moves next
+ * @wl_stage: 0, 1 when the next commit lists @worn blocks first in the
+ *	      journal, 2 when the journal has reached them and @wl_victim
+ *	      can move there
+ * @worn: the most worn free blocks the last table scan found
+ * @nworn: entries in @worn
  * @scrub_commit: commit at which the blocks to scrub were last tried
  * @in_gc: garbage collection is moving nodes
  * @gc: garbage collection statistics
@@ -146,6 +161,15 @@ struct sffs_journal {
 	u32 victim[SFFS_GC_VICTIMS];
 	unsigned int nvictim;
 	u32 refused[SFFS_MAX_REFUSED];
+	unsigned int wl_threshold;
+	u32 ec_min;
+	u32 ec_max;
+	u64 ec_sum;
+	u32 ec_blocks;
+	u32 wl_victim;
+	unsigned int wl_stage;
+	u32 worn[SFFS_WL_WORN];
+	unsigned int nworn;
 	u64 scrub_commit;
 	bool in_gc;
 	struct sffs_gc_stats gc;
@@ -161,6 +185,7 @@ u64 sffs_journal_reserve(const struct sffs_journal *j);
 int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
 int sffs_journal_replay(struct sffs_journal *j);
 int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
+int sffs_journal_next_block(struct sffs_journal *j);
 int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		     unsigned int type, unsigned int flags, u64 *addr);
 u64 sffs_free_blocks(const struct sffs_journal *j);
@@ -182,6 +207,7 @@ int sffs_ebt_scan(struct sffs_journal *j,
 
 /* gc.c: garbage collection and erase block allocation */
 int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase);
+int sffs_take_worn(struct sffs_journal *j, u32 *eb);
 int sffs_gc(struct sffs_journal *j);
 bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);

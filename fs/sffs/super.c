@@ -119,8 +119,8 @@ static int sffs_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct sffs_info *c = SFFS_SB(root->d_sb);
 
-	seq_printf(m, ",compr=%s,journal=%u", sffs_compr_opt[c->compr],
-		   c->j.jmax);
+	seq_printf(m, ",compr=%s,journal=%u,wl_threshold=%u",
+		   sffs_compr_opt[c->compr], c->j.jmax, c->j.wl_threshold);
 	return 0;
 }
 
@@ -159,7 +159,7 @@ static unsigned long sffs_shrink_scan(struct shrinker *s,
 	return freed;
 }
 
-enum { SFFS_OPT_COMPR, SFFS_OPT_JOURNAL };
+enum { SFFS_OPT_COMPR, SFFS_OPT_JOURNAL, SFFS_OPT_WL };
 
 static const struct constant_table sffs_param_compr[] = {
 	{ "none",	SFFS_COMPR_NONE },
@@ -171,6 +171,7 @@ static const struct constant_table sffs_param_compr[] = {
 static const struct fs_parameter_spec sffs_fs_parameters[] = {
 	fsparam_enum("compr", SFFS_OPT_COMPR, sffs_param_compr),
 	fsparam_u32("journal", SFFS_OPT_JOURNAL),
+	fsparam_u32("wl_threshold", SFFS_OPT_WL),
 	{}
 };
 
@@ -178,6 +179,7 @@ static const struct fs_parameter_spec sffs_fs_parameters[] = {
 struct sffs_fc {
 	int compr;
 	unsigned int jmax;
+	unsigned int wl_threshold;
 };
 
 static int sffs_parse_param(struct fs_context *fc, struct fs_parameter *param)
@@ -200,6 +202,11 @@ static int sffs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 				       SFFS_MAX_JOURNAL_BLOCKS);
 		ctx->jmax = result.uint_32;
 		break;
+	case SFFS_OPT_WL:
+		if (result.uint_32 < 2)
+			return invalfc(fc, "wl_threshold must be 2 or more");
+		ctx->wl_threshold = result.uint_32;
+		break;
 	}
 	return 0;
 }
@@ -216,6 +223,8 @@ static int sffs_apply_options(struct sffs_info *c, struct fs_context *fc)
 	}
 	if (ctx->jmax)
 		c->j.jmax = ctx->jmax;
+	if (ctx->wl_threshold)
+		c->j.wl_threshold = ctx->wl_threshold;
 	return 0;
 }
 
