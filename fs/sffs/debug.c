@@ -23,6 +23,12 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&c->mutex);
 	seq_printf(m, "mount_us %llu\n", div_u64(c->mount_ns, NSEC_PER_USEC));
+	seq_printf(m, "mount_io_done_us %llu\n",
+		   div_u64(c->mount_phase_ns[0], NSEC_PER_USEC));
+	seq_printf(m, "mount_journal_done_us %llu\n",
+		   div_u64(c->mount_phase_ns[1], NSEC_PER_USEC));
+	seq_printf(m, "mount_root_done_us %llu\n",
+		   div_u64(c->mount_phase_ns[2], NSEC_PER_USEC));
 	seq_printf(m, "anchor_units_read %u\n", c->io.units_read);
 	seq_printf(m, "replayed_nodes %lu\n", j->replayed);
 	seq_printf(m, "commit %llu\n", j->commit);

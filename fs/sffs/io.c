@@ -261,6 +261,7 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 		len = done;
 	}
 	err = mtd_write(io->mtd, addr, len, &done, buf);
+	io->bytes_written += done;
 	if (err || done != len) {
 		pr_err("sffs: %s: write of %zu bytes at %llu failed: %d\n",
 		       io->mtd->name, len, addr, err);

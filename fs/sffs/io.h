@@ -38,6 +38,7 @@ struct mtd_info;
  * @nscrub: entries in @scrub
  * @bitflips: reads that needed ECC correction
  * @read_errors: reads ECC could not correct
+ * @bytes_written: bytes programmed, padding included
  */
 struct sffs_io {
 	struct mtd_info *mtd;
@@ -62,6 +63,7 @@ struct sffs_io {
 	unsigned int nscrub;
 	unsigned long bitflips;
 	unsigned long read_errors;
+	u64 bytes_written;
 };
 
 static inline u64 sffs_eb_addr(const struct sffs_io *io, u32 eb)

@@ -277,6 +277,9 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
 		if (err)
 			return err;
+		if (wn[i].type == SFFS_NODE_DATA && !j->in_gc)
+			j->user_bytes += le32_to_cpu(((struct sffs_data_node *)
+						      wn[i].buf)->size);
 	}
 	if (j->idx.nr_dirty > j->max_dirty || j->ebt_nr > SFFS_MAX_EBT_CHANGES)
 		return sffs_journal_commit(j);

@@ -118,6 +118,8 @@ struct sffs_gc_stats {
  * @ec_max: highest erase count the last table scan saw
  * @ec_sum: sum of the erase counts the last table scan saw
  * @ec_blocks: blocks the last table scan saw
+ * @user_bytes: file data written back, before compression, not counting
+ *		what garbage collection moved
  * @wl_victim: the block of cold data static wear levelling moves next
  * @wl_stage: 0, 1 when the next commit lists @worn blocks first in the
  *	      journal, 2 when the journal has reached them and @wl_victim
@@ -166,6 +168,7 @@ struct sffs_journal {
 	u32 ec_max;
 	u64 ec_sum;
 	u32 ec_blocks;
+	u64 user_bytes;
 	u32 wl_victim;
 	unsigned int wl_stage;
 	u32 worn[SFFS_WL_WORN];

@@ -7,7 +7,9 @@
 #ifndef __SFFS_H__
 #define __SFFS_H__
 
+#include <linux/completion.h>
 #include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/shrinker.h>
 #include "journal.h"
@@ -37,7 +39,12 @@ struct crypto_comp;
  * @need_restart: replay ran read-only; a remount rw must commit it
  * @shrinker: frees clean index nodes
  * @mount_ns: time the last mount took
+ * @mount_phase_ns: when, in the last mount, the flash was set up, the
+ *		    journal mounted and the root inode read
  * @debugfs: the debugfs directory of this mount
+ * @kobj: /sys/fs/sffs/mtdN/
+ * @kobj_gone: @kobj released
+ * @kobj_added: @kobj is in sysfs
  */
 struct sffs_info {
 	struct super_block *sb;
@@ -55,7 +62,11 @@ struct sffs_info {
 	bool need_restart;
 	struct shrinker shrinker;
 	u64 mount_ns;
+	u64 mount_phase_ns[3];
 	struct dentry *debugfs;
+	struct kobject kobj;
+	struct completion kobj_gone;
+	bool kobj_added;
 };
 
 /**
@@ -140,6 +151,12 @@ extern struct file_system_type sffs_fs_type;
 /* xattr.c */
 extern const struct xattr_handler *sffs_xattr_handlers[];
 ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size);
+
+/* sysfs.c */
+void sffs_sysfs_add(struct sffs_info *c);
+void sffs_sysfs_del(struct sffs_info *c);
+int sffs_sysfs_init(void);
+void sffs_sysfs_exit(void);
 
 /* debug.c */
 void sffs_debugfs_init(struct sffs_info *c);

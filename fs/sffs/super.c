@@ -97,6 +97,7 @@ static void sffs_put_super(struct super_block *sb)
 	struct sffs_info *c = SFFS_SB(sb);
 	int err;
 
+	sffs_sysfs_del(c);
 	sffs_debugfs_exit(c);
 	unregister_shrinker(&c->shrinker);
 	mutex_lock(&c->mutex);
@@ -249,6 +250,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = sffs_io_init(&c->io, sb->s_mtd, sb_rdonly(sb));
 	if (err)
 		return err;
+	c->mount_phase_ns[0] = ktime_get_ns() - start;
 	if (c->io.ro && !sb_rdonly(sb)) {
 		pr_notice("sffs: %s: device is read-only, mounting read-only\n",
 			  sb->s_mtd->name);
@@ -278,6 +280,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	sb->s_time_gran = 1;
 	memcpy(&sb->s_uuid, c->j.cp.uuid, sizeof(c->j.cp.uuid));
 
+	c->mount_phase_ns[1] = ktime_get_ns() - start;
 	root = sffs_iget(sb, SFFS_ROOT_INO);
 	if (IS_ERR(root)) {
 		err = PTR_ERR(root);
@@ -296,8 +299,10 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto out_root;
 
+	c->mount_phase_ns[2] = ktime_get_ns() - start;
 	c->mount_ns = ktime_get_ns() - start;
 	sffs_debugfs_init(c);
+	sffs_sysfs_add(c);
 	pr_info("sffs: %s: mounted%s, commit %llu, %lu nodes replayed, %u anchor units read, %llu us\n",
 		sb->s_mtd->name, c->io.ro ? " read-only" : "", c->j.commit,
 		c->j.replayed, c->io.units_read,
@@ -417,12 +422,20 @@ static int __init sffs_init(void)
 					      sffs_inode_init_once);
 	if (!sffs_inode_cachep)
 		return -ENOMEM;
+	err = sffs_sysfs_init();
+	if (err)
+		goto out_cache;
 	sffs_debugfs_register();
 	err = register_filesystem(&sffs_fs_type);
-	if (err) {
-		sffs_debugfs_unregister();
-		kmem_cache_destroy(sffs_inode_cachep);
-	}
+	if (err)
+		goto out_sysfs;
+	return 0;
+
+out_sysfs:
+	sffs_debugfs_unregister();
+	sffs_sysfs_exit();
+out_cache:
+	kmem_cache_destroy(sffs_inode_cachep);
 	return err;
 }
 
@@ -430,6 +443,7 @@ static void __exit sffs_exit(void)
 {
 	unregister_filesystem(&sffs_fs_type);
 	sffs_debugfs_unregister();
+	sffs_sysfs_exit();
 	rcu_barrier();
 	kmem_cache_destroy(sffs_inode_cachep);
 }

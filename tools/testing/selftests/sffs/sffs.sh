@@ -274,11 +274,15 @@ nor_rewrite()
 			i=$((i + 1))
 		done
 		[ "$rc" -eq 0 ] || msg "rewrite $i failed"
-		stats=$(cat /sys/kernel/debug/sffs/mtd"$mtd"/stats 2>/dev/null)
-		for k in gc_blocks gc_moved_bytes erases; do
-			v=$(echo "$stats" | sed -n "s/^$k //p")
-			[ -n "$v" ] && metric "sffs_nor_$k" "$v" count
+		# the statistics of /sys/fs/sffs/: blocks were collected
+		st=/sys/fs/sffs/mtd$mtd
+		for k in gc_blocks gc_moved_bytes erases erase_count_min \
+			 erase_count_max user_bytes_written flash_bytes_written; do
+			v=$(cat "$st/$k" 2>/dev/null)
+			[ -n "$v" ] || { msg "no $st/$k"; rc=1; continue; }
+			metric "sffs_nor_$k" "$v" count
 		done
+		[ "$(cat "$st/gc_blocks" 2>/dev/null)" -gt 0 ] || rc=1
 		run umount "$mnt" || rc=1
 	fi
 	if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
