@@ -670,11 +670,38 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
 }
 
+static int unlink_file(struct vfsmount *mnt, const char *name)
+{
+	struct dentry *root = mnt->mnt_root, *d;
+	struct inode *dir = d_inode(root);
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(name, root, strlen(name));
+	err = PTR_ERR_OR_ZERO(d);
+	if (!err) {
+		err = d_really_is_positive(d) ?
+		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
+		dput(d);
+	}
+	inode_unlock(dir);
+	return err;
+}
+
+/* Cut points of sffs_fs_gc_power_cut; make stress asks for more */
+static unsigned int gc_cuts = 16;
+module_param(gc_cuts, uint, 0444);
+MODULE_PARM_DESC(gc_cuts, "KUnit: power cuts in sffs_fs_gc_power_cut");
+
+#define GC_KEEP		16	/* fsync'd files checked after each cut */
+
 /*
  * Power cuts while garbage collection moves nodes and frees blocks: the
- * flash is kept nearly full of cold data, the hot files are rewritten
- * until the cut, and after each cut the cold data and every file fsync'd
- * before the cut are intact.
+ * flash is kept nearly full of cold data and hot files are rewritten
+ * until the power goes, after 1 to 700 flash operations.  After each cut
+ * the cold data and the last GC_KEEP files fsync'd before it are intact,
+ * a rename made just before it has happened or not, never half (one
+ * name, never both, never none), and the space adds up.
  */
 static void sffs_fs_gc_power_cut(struct kunit *test)
 {
@@ -682,11 +709,11 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, GC_LEN + 1, GFP_KERNEL);
 	u8 *cold = kunit_kmalloc(test, GC_FILES / 2 * GC_LEN, GFP_KERNEL);
-	unsigned long gc_blocks = 0, index_moved = 0;
+	unsigned long gc_blocks = 0, index_moved = 0, renamed = 0;
 	struct vfsmount *mnt;
 	struct sffs_io *io;
-	char name[32];
-	int cut, r, n = 0;
+	char name[32], from[32], to[32];
+	int cut, r, n, a, b;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
@@ -698,25 +725,49 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, gc_round(mnt, buf, cold, r), 0);
 	rf_umount(mnt);
 
-	for (cut = 7; cut < 700; cut += 23 + cut / 4, n++) {
+	for (n = 0; n < gc_cuts; n++) {
+		cut = 1 + (n * 7919 + 13) % 700;
 		mnt = rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
 				       "mount after cut %d: %ld", n, PTR_ERR(mnt));
 		check_space(test, mnt, "replayed after gc cut", n);
 		gc_check_cold(test, mnt, cold, tmp, "after cut", n);
-		for (r = 0; r < n; r++) {
+		for (r = max(0, n - GC_KEEP); r < n; r++) {
 			snprintf(name, sizeof(name), "keep%d", r);
 			fill(buf, 8192, r, true);
 			KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf,
 							     8192, tmp),
 					    0, "%s after cut %d", name, n);
 		}
+		if (n) {
+			/* the rename before the cut: all or nothing */
+			snprintf(from, sizeof(from), "ren%d", n - 1);
+			snprintf(to, sizeof(to), "renamed%d", n - 1);
+			fill(buf, 8192, 1000 + n - 1, true);
+			a = check_file(mnt, from, buf, 8192, tmp);
+			b = check_file(mnt, to, buf, 8192, tmp);
+			KUNIT_EXPECT_TRUE_MSG(test, (!a && b == -ENOENT) ||
+					      (a == -ENOENT && !b),
+					      "rename before cut %d: %d %d",
+					      n, a, b);
+			renamed += !b;
+			unlink_file(mnt, a ? to : from);
+		}
+		if (n >= GC_KEEP) {
+			snprintf(name, sizeof(name), "keep%d", n - GC_KEEP);
+			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+		}
 		snprintf(name, sizeof(name), "keep%d", n);
 		fill(buf, 8192, n, true);
 		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, 8192, true), 0);
+		snprintf(from, sizeof(from), "ren%d", n);
+		snprintf(to, sizeof(to), "renamed%d", n);
+		fill(buf, 8192, 1000 + n, true);
+		KUNIT_ASSERT_EQ(test, write_file(mnt, from, buf, 8192, true), 0);
 
 		io = &SFFS_SB(mnt->mnt_sb)->io;
 		io->cut = cut;
+		rename_file(mnt, from, to);
 		/* hot rewrites until the power goes; cold data stays put */
 		for (r = 4; io->cut && r < 40; r++) {
 			int i;
@@ -737,8 +788,8 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 	gc_check_cold(test, mnt, cold, tmp, "at the end", n);
 	check_space(test, mnt, "end of gc cuts", n);
 	rf_umount(mnt);
-	kunit_info(test, "%d power cuts, %lu blocks collected before them, %lu index nodes moved\n",
-		   n, gc_blocks, index_moved);
+	kunit_info(test, "%d power cuts, %lu blocks collected before them, %lu index nodes moved, %lu renames done before the cut\n",
+		   n, gc_blocks, index_moved, renamed);
 	KUNIT_EXPECT_GT(test, gc_blocks, 0UL);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -886,9 +937,11 @@ static void sffs_fs_wear_levelling(struct kunit *test)
 	}
 	target = rf->erases + 25UL * (RF_BLOCKS - SFFS_ANCHOR_BLOCKS);
 	while (rf->erases < target) {
+		int e;
+
 		fill(buf, hot_len, ops, false);
-		KUNIT_ASSERT_EQ_MSG(test, write_file(mnt, "hot", buf, hot_len,
-						     true), 0, "op %lu", ops);
+		e = write_file(mnt, "hot", buf, hot_len, true);
+		KUNIT_ASSERT_EQ_MSG(test, e, 0, "op %lu", ops);
 		ops++;
 	}
 	c = SFFS_SB(mnt->mnt_sb);

@@ -78,6 +78,7 @@ struct sffs_scan {
 	u32 ec_min, ec_max, cold_ec, cold_eb;
 	u64 ec_sum;
 	u32 blocks;
+	u32 oldest_age, oldest_eb;
 };
 
 /* Keep the @n best of what is offered in @key/@val, sorted, best last */
@@ -133,8 +134,16 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 		}
 		return;
 	}
-	if (!s->victims || r->live >= esize)
+	if (!s->victims)
 		return;
+	if (r->live >= esize) {
+		/* full, says the hint; a power cut may have left it stale */
+		if (r->state == SFFS_EB_MAIN && r->age < s->oldest_age) {
+			s->oldest_age = r->age;
+			s->oldest_eb = eb;
+		}
+		return;
+	}
 	age = j->commit > r->age ? j->commit - r->age : 0;
 	score = div_u64((u64)(esize - r->live) * (age + 1) * 1024,
 			esize + r->live);
@@ -155,6 +164,7 @@ static int sffs_scan(struct sffs_journal *j, bool victims)
 {
 	struct sffs_scan s = {
 		.victims = victims, .ec_min = U32_MAX, .cold_ec = U32_MAX,
+		.oldest_age = U32_MAX,
 	};
 	int err;
 
@@ -166,6 +176,14 @@ static int sffs_scan(struct sffs_journal *j, bool victims)
 	err = sffs_ebt_scan(j, sffs_scan_one, &s);
 	if (err)
 		return err;
+	/*
+	 * Nothing to collect by the hints, though dead bytes there are: the
+	 * hints of some blocks went stale.  Collecting the oldest block
+	 * full by its hint finds out, and corrects it.
+	 */
+	if (victims && !j->nvictim && s.oldest_age != U32_MAX &&
+	    j->dirty >= 2ULL * j->io->erase_size)
+		j->victim[j->nvictim++] = s.oldest_eb;
 	if (s.blocks) {
 		j->ec_min = s.ec_min;
 		j->ec_max = s.ec_max;
@@ -247,8 +265,15 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 				err = sffs_scan(j, false);
 				if (err)
 					return err;
-				if (!j->npool)
+				if (!j->npool) {
+					/*
+					 * The free bytes are in blocks to
+					 * collect: have it done before the
+					 * next commit.
+					 */
+					j->starved = true;
 					return -ENOSPC;
+				}
 			}
 			n = j->pool[--j->npool];
 			sffs_list_del(j->worn, &j->nworn, n);
@@ -258,8 +283,10 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 		if (err != -EAGAIN)
 			break;
 	}
-	if (!err)
+	if (!err) {
 		*eb = n;
+		j->allocs++;
+	}
 	return err;
 }
 
@@ -281,8 +308,10 @@ int sffs_take_worn(struct sffs_journal *j, u32 *eb)
 		err = sffs_prepare_eb(j, n, true);
 		if (err == -EAGAIN)
 			continue;
-		if (!err)
+		if (!err) {
 			*eb = n;
+			j->allocs++;
+		}
 		return err;
 	}
 	return -ENOSPC;
@@ -364,6 +393,11 @@ static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf)
 				p = q;
 				continue;
 			}
+			if (q < size && memchr_inv(buf + q, 0xff, size - q)) {
+				pr_warn_ratelimited("sffs: %s: erase block %u has data after an erased unit at %u; not collected\n",
+						    io->mtd->name, eb, q);
+				return SFFS_GC_REFUSED;
+			}
 			break;
 		}
 		if (err) {
@@ -425,7 +459,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 	/* blocks to scrub that were busy are tried again after a commit */
 	if (j->io->nscrub && j->scrub_commit != j->commit)
 		return true;
-	if (j->wl_stage == 2)
+	if (j->wl_stage == 2 || j->starved)
 		return true;
 	return sffs_free_blocks(j) < sffs_gc_low(j);
 }
@@ -528,7 +562,7 @@ u64 sffs_gc_reserve(const struct sffs_journal *j)
 int sffs_gc(struct sffs_journal *j)
 {
 	u64 want = sffs_gc_low(j) + 4;
-	unsigned int scans = 0;
+	unsigned int scans = 0, least = 0;
 	void *buf;
 	int err = 0;
 
@@ -537,10 +571,16 @@ int sffs_gc(struct sffs_journal *j)
 		return -ENOMEM;
 	j->in_gc = true;
 	j->gc.runs++;
+	if (j->starved) {
+		/* free by the counts, but not by the table: collect anyway */
+		j->starved = false;
+		least = 4;
+	}
 	err = sffs_scrub(j, buf);
 	if (!err && j->wl_stage == 2)
 		err = sffs_wl_move(j, buf);
-	while (!err && sffs_free_blocks(j) + j->nfreeable < want &&
+	while (!err && (sffs_free_blocks(j) + j->nfreeable < want ||
+			j->nfreeable < least) &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
 		u32 eb;
 
@@ -583,9 +623,9 @@ int sffs_gc(struct sffs_journal *j)
 }
 
 /*
- * After a checkpoint: the blocks emptied before it are free.  Their bytes
- * were all dead (the commit rewrote the index nodes they held), unless
- * the block was never written at all.
+ * For the checkpoint of a commit: the blocks emptied before it are free.
+ * Their bytes were all dead (the commit rewrote the index nodes they
+ * held), unless the block was never written at all.
  */
 void sffs_gc_release(struct sffs_journal *j)
 {

@@ -261,8 +261,12 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 	}
 	while (total > sffs_io_room(j->io)) {
 		err = sffs_next_block(j);
-		if (err == -EAGAIN)
+		if (err == -EAGAIN) {
+			/* the commit needs free blocks the table has not */
+			if (j->starved && !j->in_gc)
+				sffs_gc(j);
 			err = sffs_journal_commit(j);
+		}
 		if (err)
 			return err;
 	}
@@ -353,7 +357,8 @@ static int sffs_journal_relist(struct sffs_journal *j)
 		n++;
 	if (j->wl_stage == 1)
 		j->wl_stage = n > 1 ? 2 : 0;
-	for (i = j->jcur + 1; i < j->jcnt && n < j->jmax; i++)
+	/* every block not reached yet stays listed: erased, in use */
+	for (i = j->jcur + 1; i < j->jcnt && n < SFFS_MAX_JOURNAL_BLOCKS; i++)
 		if (j->jeb[i] != jeb[0])
 			jeb[n++] = j->jeb[i];
 	/*
@@ -396,7 +401,8 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 	/* a node that does not fit wastes the tail of a block: count 1/8 */
 	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 8 * 7) : 0;
 	want = min_t(unsigned int, want + 1, SFFS_MAX_SPARES);
-	while (j->nspare < want) {
+	/* leave a free block for the restart after a power cut, as relist */
+	while (j->nspare < want && sffs_free_blocks(j) > 1) {
 		err = sffs_take_free(j, &j->spare[j->nspare], true);
 		if (err == -ENOSPC)
 			break;
@@ -422,6 +428,7 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 int sffs_journal_commit(struct sffs_journal *j)
 {
 	struct sffs_checkpoint_node *cp = &j->cp;
+	unsigned int i;
 	u64 root;
 	u32 len;
 	int err;
@@ -430,10 +437,28 @@ int sffs_journal_commit(struct sffs_journal *j)
 		return -EROFS;
 	j->in_commit = true;
 	err = sffs_commit_prepare(j);
-	if (!err)
+	/*
+	 * Writing the index changes the live bytes of the blocks it goes to
+	 * and comes from, and writing the table changes the index: a second
+	 * round leaves only the few changes of the last, small index write
+	 * to the next commit, and to be lost if the power goes before it.
+	 * A round that had to allocate an erase block beyond the spares
+	 * needs one more, so that the table this checkpoint names has it in
+	 * use: a block the table calls free may be erased after a power cut.
+	 */
+	for (i = 0; !err; i++) {
+		unsigned long allocs = j->allocs;
+
 		err = sffs_ebt_fold(j);
-	if (!err)
-		err = sffs_index_commit(&j->idx, &root, &len);
+		if (!err)
+			err = sffs_index_commit(&j->idx, &root, &len);
+		if (i && j->allocs == allocs)
+			break;
+		if (i == 8) {
+			err = -ENOSPC;
+			break;
+		}
+	}
 	if (!err)
 		err = sffs_flush(j);
 	if (!err)
@@ -442,6 +467,13 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (err)
 		return err;
 
+	/*
+	 * The blocks garbage collection emptied are free in the table this
+	 * checkpoint names: count them so.  Nothing is allocated before the
+	 * checkpoint is written, and a failed one turns the file system
+	 * read-only.
+	 */
+	sffs_gc_release(j);
 	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
 	cp->commit = cpu_to_le64(++j->commit);
 	cp->max_sqnum = cpu_to_le64(++j->sqnum);
@@ -463,7 +495,6 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (err)
 		return err;
 	j->commits++;
-	sffs_gc_release(j);
 	return 0;
 }
 

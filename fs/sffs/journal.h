@@ -127,6 +127,8 @@ struct sffs_gc_stats {
  * @worn: the most worn free blocks the last table scan found
  * @nworn: entries in @worn
  * @scrub_commit: commit at which the blocks to scrub were last tried
+ * @allocs: erase blocks allocated since mount
+ * @starved: a table scan found no free block: collect at once
  * @in_gc: garbage collection is moving nodes
  * @gc: garbage collection statistics
  */
@@ -174,6 +176,8 @@ struct sffs_journal {
 	u32 worn[SFFS_WL_WORN];
 	unsigned int nworn;
 	u64 scrub_commit;
+	unsigned long allocs;
+	bool starved;
 	bool in_gc;
 	struct sffs_gc_stats gc;
 };

@@ -15,7 +15,8 @@
  * is a write torn by a power cut: replay ignores the rest of its block,
  * and the operation it belonged to.
  *
- * An empty journal means a clean unmount: replay has then read one unit.
+ * An empty journal means a clean unmount: replay has then read one unit,
+ * two when the journal list has a second block.
  * After a non-empty one the mount commits at once (sffs_journal_replay()'s
  * caller), so that writing restarts in a fresh erase block and never
  * programs a page next to one a power cut may have left half written.
@@ -83,6 +84,19 @@ static int sffs_replay_block(struct sffs_replay *r, u32 len)
 			}
 			break;
 		}
+		/*
+		 * Pads carry no sequence number: an fsync() or a commit may
+		 * have written one anywhere, and more nodes follow it.
+		 */
+		if (!err && hdr->type == SFFS_NODE_PAD) {
+			nlen = le32_to_cpu(hdr->len);
+			j->free -= min_t(u64, j->free,
+					 ALIGN(nlen, SFFS_NODE_ALIGN));
+			j->dirty += ALIGN(nlen, SFFS_NODE_ALIGN);
+			p += ALIGN(nlen, SFFS_NODE_ALIGN);
+			r->end = r->base + p;
+			continue;
+		}
 		if (err || le64_to_cpu(hdr->sqnum) <= j->sqnum) {
 			/* torn write, or an old node: the block ends here */
 			r->torn = err != 0;
@@ -91,13 +105,13 @@ static int sffs_replay_block(struct sffs_replay *r, u32 len)
 		nlen = le32_to_cpu(hdr->len);
 		j->sqnum = le64_to_cpu(hdr->sqnum);
 		j->free -= min_t(u64, j->free, ALIGN(nlen, SFFS_NODE_ALIGN));
-		if (hdr->type == SFFS_NODE_PAD || hdr->type == SFFS_NODE_INDEX ||
+		if (hdr->type == SFFS_NODE_INDEX ||
 		    hdr->type == SFFS_NODE_CHECKPOINT ||
 		    hdr->type == SFFS_NODE_EBT) {
 			/*
-			 * Dead: padding, or what a commit cut short wrote.
-			 * A table page garbage collection moved is dead too:
-			 * the index of this checkpoint has the original.
+			 * Dead: what a commit cut short wrote.  A table page
+			 * garbage collection moved is dead too: the index of
+			 * this checkpoint has the original.
 			 */
 			j->dirty += ALIGN(nlen, SFFS_NODE_ALIGN);
 		} else {
@@ -148,6 +162,19 @@ int sffs_journal_replay(struct sffs_journal *j)
 	if (!r.buf)
 		return -ENOMEM;
 	err = sffs_io_read(io, jhead, r.buf, io->unit);
+	if (!err && !memchr_inv(r.buf, 0xff, io->unit) && j->jcnt > 1) {
+		/*
+		 * An operation too big for the rest of the head's block goes
+		 * to the next one of the list and leaves jhead erased: look
+		 * there too before calling the journal empty.
+		 */
+		err = sffs_io_read(io, sffs_eb_addr(io, j->jeb[1]), r.buf,
+				   io->unit);
+		if (!err && !sffs_node_check_hdr(r.buf, io->unit) &&
+		    le64_to_cpu(((struct sffs_node_hdr *)r.buf)->sqnum) <=
+		    j->sqnum)
+			memset(r.buf, 0xff, io->unit);
+	}
 	if (err || !memchr_inv(r.buf, 0xff, io->unit)) {
 		kfree(r.buf);
 		if (!err)
