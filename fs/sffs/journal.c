@@ -490,6 +490,10 @@ int sffs_journal_commit(struct sffs_journal *j)
 	memset(cp->journal_eb, 0xff, sizeof(cp->journal_eb));
 	for (len = 0; len < j->jcnt; len++)
 		cp->journal_eb[len] = cpu_to_le32(j->jeb[len]);
+	/* the spares, so that a mount after a power cut frees them */
+	for (i = 0; i < j->nspare && len < SFFS_MAX_JOURNAL_BLOCKS; i++)
+		cp->journal_eb[len++] = cpu_to_le32(j->spare[i]);
+	cp->spare_cnt = cpu_to_le32(len - j->jcnt);
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
 	if (err)
@@ -555,7 +559,9 @@ static int sffs_check_cp(struct sffs_journal *j)
 	    jhead & (io->unit - 1) ||
 	    sffs_addr_eb(io, jhead) != le32_to_cpu(cp->journal_eb[0]))
 		goto bad;
-	for (i = 0; i < cnt; i++) {
+	if (le32_to_cpu(cp->spare_cnt) > SFFS_MAX_JOURNAL_BLOCKS - cnt)
+		goto bad;
+	for (i = 0; i < cnt + le32_to_cpu(cp->spare_cnt); i++) {
 		u32 eb = le32_to_cpu(cp->journal_eb[i]);
 
 		if (eb >= io->eb_count || sffs_io_is_anchor(io, eb))
@@ -621,6 +627,13 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	j->idx.max_clean = SFFS_INDEX_CACHE;
 	for (i = 0; i < j->jcnt && !err; i++)
 		err = sffs_ebt_claim(j, j->jeb[i]);
+	/*
+	 * Spares the last commit set aside are in use by the table, and
+	 * hold nothing it needs: a commit cut short may have written to
+	 * them.  Free: they are erased before they are used again.
+	 */
+	for (i = 0; i < le32_to_cpu(cp->spare_cnt) && !err; i++)
+		err = sffs_ebt_free(j, le32_to_cpu(cp->journal_eb[j->jcnt + i]));
 	if (!err)
 		err = sffs_index_load(&j->idx, le64_to_cpu(cp->index_root),
 				      le32_to_cpu(cp->index_root_len),

@@ -407,12 +407,16 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * @journal_cnt: number of entries of @journal_eb
  * @jhead: address where the journal after this commit starts; it lies in
  *	   @journal_eb[0] and is aligned to the write size
- * @alloc_eb: first erase block never written since mkfs (part 1 allocator)
- * @reserved2: zero
+ * @alloc_eb: first erase block never written since mkfs, the allocation
+ *	      frontier
+ * @spare_cnt: erase blocks listed in @journal_eb after the journal: set
+ *	       aside by this commit for the next, in use by the table and
+ *	       free to a mount
  * @free_bytes: bytes available for new nodes
  * @dirty_bytes: bytes of obsolete nodes, reclaimable by GC
  * @used_bytes: bytes of live nodes
- * @journal_eb: erase blocks, in order, the journal may use after this commit
+ * @journal_eb: erase blocks, in order, the journal may use after this
+ *	       commit, then the spares
  *
  * One per checkpoint unit of the anchor blocks.  The superblock part is
  * repeated in each, so any valid unit mounts the file system.  The
@@ -446,7 +450,7 @@ struct sffs_checkpoint_node {
 	__le16 journal_cnt;
 	__le64 jhead;
 	__le32 alloc_eb;
-	__le32 reserved2;
+	__le32 spare_cnt;
 	__le64 free_bytes;
 	__le64 dirty_bytes;
 	__le64 used_bytes;
