@@ -40,7 +40,7 @@ KSFT_TARGETS	?= flash wakeups sffs
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
 RESULTS	:= $(OUT)/results
 
-.PHONY: all demo help deps tree series check kunit kernel ksft qemu-test qemu-test-4k module-test \
+.PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash
 
@@ -173,6 +173,16 @@ offcheck: tree
 		$(H)/configs/x86_64.config $(H)/configs/qemu-test.config
 
 ## make bisect-check  build the tiny x86_64 kernel at every commit (slow)
+## make stress        the long loops: SFFS power cuts during garbage collection
+##                     (STRESS_CUTS, default 1000) on UML; not in make test
+STRESS_CUTS ?= 1000
+stress: tree
+	@mkdir -p $(RESULTS)
+	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(OUT)/stress-kunit \
+		$(H)/kunit/.kunitconfig fs/sffs/.kunitconfig \
+		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) --timeout=3600 \
+		'filter=sffs_fs.sffs_fs_gc_power_cut'
+
 bisect-check: tree
 	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \
 		$(H)/configs/qemu-test.config $(H)/configs/series.config

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh TREE BUILDDIR RESULT KUNITCONFIG...
+# kunit.sh TREE BUILDDIR RESULT KUNITCONFIG|--KUNIT.PY-OPTION=VALUE|filter=GLOB...
 #
 # Run kunit.py on UML in TREE with every given .kunitconfig (paths relative
 # to the repository are read from TREE, where the series has put them).
@@ -15,6 +15,8 @@ shift 3
 args=()
 for k in "$@"; do
 	case "$k" in
+	--*) args+=("$k") ;;
+	filter=*) args+=("${k#filter=}") ;;
 	/*) args+=(--kunitconfig "$k") ;;
 	*) args+=(--kunitconfig "$tree/$k") ;;
 	esac
