@@ -25,6 +25,12 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "mount_us %llu\n", div_u64(c->mount_ns, NSEC_PER_USEC));
 	seq_printf(m, "mount_io_done_us %llu\n",
 		   div_u64(c->mount_phase_ns[0], NSEC_PER_USEC));
+	seq_printf(m, "mount_anchor_us %llu\n",
+		   div_u64(j->mount_ns[0], NSEC_PER_USEC));
+	seq_printf(m, "mount_index_root_us %llu\n",
+		   div_u64(j->mount_ns[1], NSEC_PER_USEC));
+	seq_printf(m, "mount_replay_us %llu\n",
+		   div_u64(j->mount_ns[2], NSEC_PER_USEC));
 	seq_printf(m, "mount_journal_done_us %llu\n",
 		   div_u64(c->mount_phase_ns[1], NSEC_PER_USEC));
 	seq_printf(m, "mount_root_done_us %llu\n",

@@ -589,6 +589,8 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	unsigned int i;
 	int err;
 
+	u64 start = ktime_get_ns();
+
 	memset(j, 0, sizeof(*j));
 	j->io = io;
 	j->jmax = clamp(jmax, 2U, (unsigned int)SFFS_MAX_JOURNAL_BLOCKS);
@@ -605,6 +607,7 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	err = sffs_check_cp(j);
 	if (err)
 		return err;
+	j->mount_ns[0] = ktime_get_ns() - start;
 	j->commit = le64_to_cpu(cp->commit);
 	j->sqnum = le64_to_cpu(cp->max_sqnum);
 	j->next_ino = le64_to_cpu(cp->next_ino);
@@ -638,8 +641,10 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 		err = sffs_index_load(&j->idx, le64_to_cpu(cp->index_root),
 				      le32_to_cpu(cp->index_root_len),
 				      le16_to_cpu(cp->index_height));
+	j->mount_ns[1] = ktime_get_ns() - start;
 	if (!err)
 		err = sffs_journal_replay(j);
+	j->mount_ns[2] = ktime_get_ns() - start;
 	if (err) {
 		sffs_index_destroy(&j->idx);
 		sffs_ebt_destroy(j);

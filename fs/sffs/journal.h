@@ -127,6 +127,9 @@ struct sffs_gc_stats {
  * @worn: the most worn free blocks the last table scan found
  * @nworn: entries in @worn
  * @scrub_commit: commit at which the blocks to scrub were last tried
+ * @mount_ns: in the mount, when the checkpoint was found, the index root
+ *	      read and the journal replayed, from the start of
+ *	      sffs_journal_mount()
  * @allocs: erase blocks allocated since mount
  * @starved: a table scan found no free block: collect at once
  * @in_gc: garbage collection is moving nodes
@@ -176,6 +179,7 @@ struct sffs_journal {
 	u32 worn[SFFS_WL_WORN];
 	unsigned int nworn;
 	u64 scrub_commit;
+	u64 mount_ns[3];
 	unsigned long allocs;
 	bool starved;
 	bool in_gc;
