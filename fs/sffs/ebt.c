@@ -152,14 +152,7 @@ int sffs_ebt_alloc(struct sffs_journal *j, u32 eb, bool erased)
  */
 int sffs_ebt_claim(struct sffs_journal *j, u32 eb)
 {
-	struct sffs_ebt_delta *d = sffs_ebt_delta(j, eb, false);
-
-	if (!d)
-		return -ENOMEM;
-	d->flags |= SFFS_EBD_STATE;
-	d->state = SFFS_EB_MAIN;
-	d->age = j->commit;
-	return 0;
+	return sffs_ebt_state(j, eb, SFFS_EB_MAIN, false, 0);
 }
 
 /* @eb holds nothing the next checkpoint needs */

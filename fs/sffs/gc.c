@@ -45,29 +45,25 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
 	return clamp(j->io->eb_count / 16, 2U, j->jmax / 2 + 4);
 }
 
+static bool sffs_list_has(const u32 *list, unsigned int n, u32 eb)
+{
+	while (n--)
+		if (list[n] == eb)
+			return true;
+	return false;
+}
+
 /* Blocks the erasing of which would lose what the next mount needs */
 bool sffs_eb_busy(const struct sffs_journal *j, u32 eb)
 {
-	unsigned int i;
-
-	if (eb == sffs_addr_eb(j->io, sffs_io_head(j->io)))
-		return true;
-	for (i = 0; i < j->jcnt; i++)
-		if (j->jeb[i] == eb)
-			return true;
-	for (i = 0; i < j->nspare; i++)
-		if (j->spare[i] == eb)
-			return true;
-	for (i = 0; i < j->nfreeable; i++)
-		if (j->freeable[i] == eb)
-			return true;
-	for (i = 0; i < j->npool; i++)
-		if (j->pool[i] == eb)
-			return true;
-	for (i = 0; i < min_t(unsigned long, j->gc.refused, SFFS_MAX_REFUSED); i++)
-		if (j->refused[i] == eb)
-			return true;
-	return sffs_io_is_anchor(j->io, eb);
+	return eb == sffs_addr_eb(j->io, sffs_io_head(j->io)) ||
+	       sffs_list_has(j->jeb, j->jcnt, eb) ||
+	       sffs_list_has(j->spare, j->nspare, eb) ||
+	       sffs_list_has(j->freeable, j->nfreeable, eb) ||
+	       sffs_list_has(j->pool, j->npool, eb) ||
+	       sffs_list_has(j->refused, min_t(unsigned long, j->gc.refused,
+					       SFFS_MAX_REFUSED), eb) ||
+	       sffs_io_is_anchor(j->io, eb);
 }
 
 struct sffs_scan {
@@ -506,16 +502,12 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 	int err;
 
 	while (i < io->nscrub && j->nfreeable < SFFS_MAX_FREEABLE) {
-		u32 k, eb = io->scrub[i];
-		bool busy = false, done = sffs_io_is_anchor(io, eb);
+		u32 eb = io->scrub[i];
+		bool done = sffs_io_is_anchor(io, eb) ||
+			    sffs_list_has(j->freeable, j->nfreeable, eb) ||
+			    sffs_list_has(j->pool, j->npool, eb);
 
-		for (k = 0; k < j->nfreeable; k++)
-			done |= j->freeable[k] == eb;
-		for (k = 0; k < j->npool; k++)
-			done |= j->pool[k] == eb;
-		if (!done && sffs_eb_busy(j, eb))
-			busy = true;
-		if (busy) {
+		if (!done && sffs_eb_busy(j, eb)) {
 			i++;
 			continue;
 		}

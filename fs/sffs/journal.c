@@ -77,7 +77,7 @@ static int sffs_alloc_eb(struct sffs_journal *j, u32 *eb, bool erase)
  * Leave the head's erase block for the next one of the journal list or,
  * while committing, for a newly allocated one.  -EAGAIN asks for a commit.
  */
-static int sffs_next_block(struct sffs_journal *j)
+int sffs_journal_next_block(struct sffs_journal *j)
 {
 	u32 eb;
 	int err;
@@ -114,12 +114,6 @@ static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 	return 0;
 }
 
-/* Leave the head's erase block for the next of the journal list */
-int sffs_journal_next_block(struct sffs_journal *j)
-{
-	return sffs_next_block(j);
-}
-
 /**
  * sffs_journal_put - append one node, moving to the next block if needed
  * @j: the journal
@@ -139,7 +133,7 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 	int err;
 
 	if (ALIGN(len, SFFS_NODE_ALIGN) > sffs_io_room(j->io)) {
-		err = sffs_next_block(j);
+		err = sffs_journal_next_block(j);
 		if (err)
 			return err;
 	}
@@ -260,7 +254,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			return err;
 	}
 	while (total > sffs_io_room(j->io)) {
-		err = sffs_next_block(j);
+		err = sffs_journal_next_block(j);
 		if (err == -EAGAIN) {
 			/* the commit needs free blocks the table has not */
 			if (j->starved && !j->in_gc)
@@ -345,7 +339,7 @@ static int sffs_journal_relist(struct sffs_journal *j)
 
 	/* A head block too full to be worth listing is left now */
 	if (sffs_io_room(j->io) < j->io->erase_size / 8) {
-		int err = sffs_next_block(j);
+		int err = sffs_journal_next_block(j);
 
 		if (err)
 			return err;
