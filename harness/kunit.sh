@@ -39,7 +39,7 @@ passed=${passed:-0}
 [ -n "$summary" ] || { echo "kunit: no summary from kunit.py"; failed=$((failed + 1)); }
 [ "$rc" = 0 ] || [ "$failed" -gt 0 ] || failed=1
 
-problems=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|Kernel panic' \
+problems=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|blocked for more than|Kernel panic' \
 	"$build/test.log" 2>/dev/null)
 if [ -n "$problems" ]; then
 	echo "kunit: kernel log problems:"

@@ -2,12 +2,8 @@
 /*
  * KUnit tests of SFFS as a whole: formatted, mounted through the VFS,
  * written, unmounted and mounted again on a RAM flash registered with
- * the MTD core, so they run on UML as well as on any other kernel.
- *
- * The RAM flash behaves as NAND does to the extent a file system can get
- * wrong: whole pages only, each programmed once after an erase and in
- * order within its erase block.  Any write breaking those rules fails and
- * is counted, and every test checks the count is zero.
+ * the MTD core (test_flash.c), so they run on UML as well as on any
+ * other kernel.  Every test checks that no write broke a rule of NAND.
  */
 #include <kunit/test.h>
 #include <linux/file.h>
@@ -19,256 +15,7 @@
 #include <linux/statfs.h>
 #include <linux/vmalloc.h>
 #include "sffs.h"
-
-#define RF_WRITESIZE	2048
-#define RF_ERASESIZE	(128 * 1024)
-#define RF_BLOCKS	96		/* 12 MiB */
-#define RF_PAGES	(RF_ERASESIZE / RF_WRITESIZE)
-
-struct sffs_ramflash {
-	struct mtd_info mtd;
-	u8 *mem;
-	u16 next_page[RF_BLOCKS];	/* pages below it are programmed */
-	DECLARE_BITMAP(bad, RF_BLOCKS);
-	DECLARE_BITMAP(flippy, RF_BLOCKS);	/* reads need ECC to correct */
-	DECLARE_BITMAP(broken, RF_BLOCKS);	/* reads beyond what ECC corrects */
-	unsigned int violations;
-	unsigned long programs;
-	unsigned long erases;
-	u32 eb_erases[RF_BLOCKS];
-};
-
-static struct sffs_ramflash *to_rf(struct mtd_info *mtd)
-{
-	return container_of(mtd, struct sffs_ramflash, mtd);
-}
-
-/* Return the most bitflips corrected in a page, as NAND drivers do */
-static int rf_read(struct mtd_info *mtd, loff_t from, size_t len,
-		   size_t *retlen, u_char *buf)
-{
-	struct sffs_ramflash *rf = to_rf(mtd);
-	u32 eb, first = div_u64(from, RF_ERASESIZE);
-	u32 last = div_u64(from + len - 1, RF_ERASESIZE);
-	int flips = 0;
-
-	memcpy(buf, rf->mem + from, len);
-	*retlen = len;
-	for (eb = first; eb <= last; eb++) {
-		if (test_bit(eb, rf->broken))
-			return -EBADMSG;
-		if (test_bit(eb, rf->flippy))
-			flips = 2;
-	}
-	return flips;
-}
-
-static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
-		    size_t *retlen, const u_char *buf)
-{
-	struct sffs_ramflash *rf = to_rf(mtd);
-	size_t done;
-
-	*retlen = 0;
-	if (to % RF_WRITESIZE || len % RF_WRITESIZE) {
-		rf->violations++;
-		return -EINVAL;
-	}
-	for (done = 0; done < len; done += RF_WRITESIZE) {
-		u64 addr = to + done;
-		u32 eb = div_u64(addr, RF_ERASESIZE);
-		u32 page = div_u64(addr % RF_ERASESIZE, RF_WRITESIZE);
-
-		if (page < rf->next_page[eb] ||
-		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
-			rf->violations++;
-			return -EIO;
-		}
-		memcpy(rf->mem + addr, buf + done, RF_WRITESIZE);
-		rf->next_page[eb] = page + 1;
-		rf->programs++;
-		*retlen += RF_WRITESIZE;
-	}
-	return 0;
-}
-
-static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
-{
-	struct sffs_ramflash *rf = to_rf(mtd);
-	u32 eb;
-
-	if (ei->addr % RF_ERASESIZE || ei->len % RF_ERASESIZE) {
-		rf->violations++;
-		return -EINVAL;
-	}
-	for (eb = div_u64(ei->addr, RF_ERASESIZE);
-	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
-		if (test_bit(eb, rf->bad)) {
-			rf->violations++;
-			ei->fail_addr = (u64)eb * RF_ERASESIZE;
-			return -EIO;
-		}
-		memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff, RF_ERASESIZE);
-		rf->next_page[eb] = 0;
-		clear_bit(eb, rf->flippy);
-		rf->eb_erases[eb]++;
-		rf->erases++;
-	}
-	return 0;
-}
-
-static int rf_block_isbad(struct mtd_info *mtd, loff_t ofs)
-{
-	return test_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
-}
-
-static void rf_free(struct sffs_ramflash *rf)
-{
-	if (rf->mtd.index >= 0)
-		mtd_device_unregister(&rf->mtd);
-	vfree(rf->mem);
-	kfree(rf);
-}
-
-/* A registered, formatted RAM flash; @bad: bad blocks to mark first */
-static struct sffs_ramflash *rf_create(struct kunit *test,
-				       const unsigned int *bad, int nbad)
-{
-	struct sffs_ramflash *rf;
-	struct sffs_journal *j;
-	struct sffs_io io;
-	int i, err;
-
-	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rf);
-	rf->mtd.index = -1;
-	rf->mem = vmalloc((size_t)RF_BLOCKS * RF_ERASESIZE);
-	if (!rf->mem) {
-		kfree(rf);
-		KUNIT_ASSERT_FAILURE(test, "no memory for the RAM flash\n");
-	}
-	memset(rf->mem, 0xa5, (size_t)RF_BLOCKS * RF_ERASESIZE);
-	memset(rf->next_page, 0xff, sizeof(rf->next_page)); /* not erased */
-	for (i = 0; i < nbad; i++)
-		set_bit(bad[i], rf->bad);
-	rf->mtd.name = "sffs-kunit";
-	rf->mtd.type = MTD_NANDFLASH;
-	rf->mtd.flags = MTD_CAP_NANDFLASH;
-	rf->mtd.size = (u64)RF_BLOCKS * RF_ERASESIZE;
-	rf->mtd.erasesize = RF_ERASESIZE;
-	rf->mtd.writesize = RF_WRITESIZE;
-	rf->mtd.writebufsize = RF_WRITESIZE;
-	/* 4-bit ECC; two bitflips corrected in a page make -EUCLEAN */
-	rf->mtd.ecc_strength = 4;
-	rf->mtd.bitflip_threshold = 2;
-	rf->mtd.owner = THIS_MODULE;
-	rf->mtd._read = rf_read;
-	rf->mtd._write = rf_write;
-	rf->mtd._erase = rf_erase;
-	rf->mtd._block_isbad = rf_block_isbad;
-	err = mtd_device_register(&rf->mtd, NULL, 0);
-	if (err) {
-		rf->mtd.index = -1;
-		rf_free(rf);
-		KUNIT_ASSERT_FAILURE(test, "mtd_device_register: %d\n", err);
-	}
-	test->priv = rf;	/* freed by sffs_fs_exit() */
-
-	j = kunit_kzalloc(test, sizeof(*j), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, j);
-	err = sffs_io_init(&io, &rf->mtd, false);
-	KUNIT_ASSERT_EQ(test, err, 0);
-	err = sffs_journal_format(j, &io, SFFS_COMPR_NONE);
-	sffs_io_destroy(&io);
-	KUNIT_ASSERT_EQ_MSG(test, err, 0, "format");
-	return rf;
-}
-
-static struct vfsmount *rf_mount(struct sffs_ramflash *rf, const char *opts)
-{
-	char src[16], data[32] = "";
-
-	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
-	/* the option parser cuts its string up: give it a copy */
-	if (opts)
-		strscpy(data, opts, sizeof(data));
-	/* an internal mount: mntput() unmounts at once, even from a kthread */
-	return vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT, src, data);
-}
-
-static void rf_umount(struct vfsmount *mnt)
-{
-	/*
-	 * An open that fails after the file was opened (an O_TRUNC that
-	 * meets the dead flash after a power cut) closes it with fput(),
-	 * which a kernel thread defers: finish those closes first, or they
-	 * keep the mount.
-	 */
-	flush_delayed_fput();
-	mntput(mnt);
-}
-
-/* Deterministic file contents: compressible or not, by seed */
-static void fill(u8 *buf, size_t len, u32 seed, bool compressible)
-{
-	struct rnd_state rnd;
-	size_t i;
-
-	prandom_seed_state(&rnd, seed);
-	if (!compressible) {
-		prandom_bytes_state(&rnd, buf, len);
-		return;
-	}
-	for (i = 0; i < len; i++)
-		buf[i] = "sffs kunit "[(i / 7 + seed) % 11];
-}
-
-/*
- * Files are closed with __fput_sync(): KUnit runs tests in a kernel
- * thread, where fput() defers the close to a work item that would keep
- * the mount, and the super block, alive past the unmount.
- */
-static int write_file(struct vfsmount *mnt, const char *name, const u8 *buf,
-		      size_t len, bool sync)
-{
-	struct file *f = file_open_root_mnt(mnt, name,
-					    O_CREAT | O_TRUNC | O_WRONLY, 0644);
-	loff_t pos = 0;
-	ssize_t n;
-	int err = 0;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	/* a short write is allowed when the flash fills: the next one fails */
-	while (!err && pos < len) {
-		n = kernel_write(f, buf + pos, len - pos, &pos);
-		if (n <= 0)
-			err = n ?: -EIO;
-	}
-	if (!err && sync)
-		err = vfs_fsync(f, 0);
-	__fput_sync(f);
-	return err;
-}
-
-/* 0 if @name holds exactly @len bytes equal to @want */
-static int check_file(struct vfsmount *mnt, const char *name, const u8 *want,
-		      size_t len, u8 *tmp)
-{
-	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_read(f, tmp, len + 1, &pos);
-	__fput_sync(f);
-	if (n < 0)
-		return n;
-	if (n != len || memcmp(tmp, want, len))
-		return -EBADMSG;
-	return 0;
-}
+#include "test_flash.h"
 
 /*
  * Read a file with damage in it to the end: every byte read must be right
@@ -354,8 +101,8 @@ static void check_space(struct kunit *test, struct vfsmount *mnt,
 static void sffs_fs_mount_empty(struct kunit *test)
 {
 	static const unsigned int bad[] = { 1, 40 };
-	struct sffs_ramflash *rf = rf_create(test, bad, ARRAY_SIZE(bad));
-	struct vfsmount *mnt = rf_mount(rf, NULL);
+	struct sffs_ramflash *rf = sffs_rf_create(test, bad, ARRAY_SIZE(bad));
+	struct vfsmount *mnt = sffs_rf_mount(rf, NULL);
 	struct kstatfs st;
 	struct path root;
 
@@ -377,73 +124,73 @@ static void sffs_fs_mount_empty(struct kunit *test)
 			(unsigned long)SFFS_ROOT_INO);
 	/* the anchor skipped the bad block among the first ones */
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.anchor_eb[1], 2U);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
 static void sffs_fs_not_sffs(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	struct vfsmount *mnt;
 
 	/* wipe both anchor slots: no checkpoint is left to mount */
 	memset(rf->mem, 0xff, SFFS_ANCHOR_BLOCKS * RF_ERASESIZE);
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(mnt));
 	if (!IS_ERR(mnt))
-		rf_umount(mnt);
-	KUNIT_EXPECT_PTR_EQ(test, rf_mount(rf, "compr=bogus"),
+		sffs_rf_umount(mnt);
+	KUNIT_EXPECT_PTR_EQ(test, sffs_rf_mount(rf, "compr=bogus"),
 			    ERR_PTR(-EINVAL));
 }
 
 static void sffs_fs_write_remount(struct kunit *test)
 {
 	static const size_t sizes[] = { 0, 1, 4095, 4096, 4097, 70000, 300000 };
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	static const char * const opts[] = { "compr=none", "compr=lzo", "compr=zstd" };
 	size_t max = sizes[ARRAY_SIZE(sizes) - 1];
 	u8 *buf = kunit_kmalloc(test, max, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, max + 1, GFP_KERNEL);
 	struct vfsmount *mnt;
 	char name[32];
-	int i, k;
+	int i, k, err;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	for (k = 0; k < ARRAY_SIZE(opts); k++) {
-		mnt = rf_mount(rf, opts[k]);
+		mnt = sffs_rf_mount(rf, opts[k]);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount %s: %ld",
 				       opts[k], PTR_ERR(mnt));
 		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 			snprintf(name, sizeof(name), "f%d-%d", k, i);
-			fill(buf, sizes[i], k * 100 + i, i & 1);
-			KUNIT_EXPECT_EQ_MSG(test, write_file(mnt, name, buf,
-							     sizes[i], false),
-					    0, "%s", name);
+			sffs_test_fill(buf, sizes[i], k * 100 + i, i & 1);
+			err = sffs_test_write_file(mnt, name, buf, sizes[i],
+						   false);
+			KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", name);
 		}
 		down_read(&mnt->mnt_sb->s_umount);
 		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
 		up_read(&mnt->mnt_sb->s_umount);
 		check_space(test, mnt, "written", k);
-		rf_umount(mnt);
+		sffs_rf_umount(mnt);
 	}
 
 	/* everything written under each compr= reads back after remount */
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (k = 0; k < ARRAY_SIZE(opts); k++) {
 		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 			snprintf(name, sizeof(name), "f%d-%d", k, i);
-			fill(buf, sizes[i], k * 100 + i, i & 1);
-			KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf,
-							     sizes[i], tmp),
-					    0, "%s", name);
+			sffs_test_fill(buf, sizes[i], k * 100 + i, i & 1);
+			err = sffs_test_check_file(mnt, name, buf, sizes[i],
+						   tmp);
+			KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", name);
 		}
 	}
 	check_space(test, mnt, "remounted", 0);
 	/* a new super block: each of the three unmounts committed */
 	KUNIT_EXPECT_GE(test, SFFS_SB(mnt->mnt_sb)->j.commit, 4ULL);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	KUNIT_EXPECT_GT(test, rf->programs, 0UL);
 }
@@ -454,7 +201,7 @@ static void sffs_fs_write_remount(struct kunit *test)
  */
 static void sffs_fs_enospc(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	size_t len = 256 * 1024;
 	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
@@ -464,26 +211,26 @@ static void sffs_fs_enospc(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
-	mnt = rf_mount(rf, "compr=none");
+	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (n = 0; n < 2 * RF_BLOCKS && !err; n++) {
 		snprintf(name, sizeof(name), "fill%d", n);
-		fill(buf, len, n, false);
-		err = write_file(mnt, name, buf, len, true);
+		sffs_test_fill(buf, len, n, false);
+		err = sffs_test_write_file(mnt, name, buf, len, true);
 	}
 	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
 	check_space(test, mnt, "full", n);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (i = 0; i < n - 1; i++) {
 		snprintf(name, sizeof(name), "fill%d", i);
-		fill(buf, len, i, false);
-		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+		sffs_test_fill(buf, len, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf, len, tmp),
 				    0, "%s", name);
 	}
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
@@ -495,7 +242,7 @@ static void sffs_fs_enospc(struct kunit *test)
  */
 static void sffs_fs_power_cut(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	size_t len = 20000;
 	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
@@ -507,40 +254,40 @@ static void sffs_fs_power_cut(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	for (cut = 1; cut <= 60; cut += 1 + cut / 8) {
-		mnt = rf_mount(rf, "compr=lzo");
+		mnt = sffs_rf_mount(rf, "compr=lzo");
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
 				       "mount after cut %d: %ld", cut - 1,
 				       PTR_ERR(mnt));
 		/* what the previous cut left, fsync'd before it */
-		fill(buf, len, cut, true);
+		sffs_test_fill(buf, len, cut, true);
 		snprintf(name, sizeof(name), "keep%d", cut);
-		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, len, true), 0);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len, true), 0);
 
 		io = &SFFS_SB(mnt->mnt_sb)->io;
 		io->cut = cut;
 		for (i = 0; i < 200 && io->cut; i++) {
 			snprintf(name, sizeof(name), "lost%d-%d", cut, i);
-			fill(buf, len, i, i & 1);
-			write_file(mnt, name, buf, len, i & 1);
+			sffs_test_fill(buf, len, i, i & 1);
+			sffs_test_write_file(mnt, name, buf, len, i & 1);
 			if (i % 3 == 2) {
 				snprintf(to, sizeof(to), "renamed%d-%d", cut, i);
 				rename_file(mnt, name, to);
 			}
 		}
 		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
-		rf_umount(mnt);	/* the flash ignores what it is told now */
+		sffs_rf_umount(mnt);	/* the flash ignores what it is told now */
 
-		mnt = rf_mount(rf, NULL);
+		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
 				       cut, PTR_ERR(mnt));
 		check_space(test, mnt, "replayed after cut", cut);
-		fill(buf, len, cut, true);
+		sffs_test_fill(buf, len, cut, true);
 		snprintf(name, sizeof(name), "keep%d", cut);
-		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf, len, tmp),
 				    0, "%s after cut %d", name, cut);
 		/* and it takes new writes */
-		KUNIT_EXPECT_EQ(test, write_file(mnt, "after", buf, len, true), 0);
-		rf_umount(mnt);
+		KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "after", buf, len, true), 0);
+		sffs_rf_umount(mnt);
 	}
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -581,16 +328,16 @@ static int gc_round(struct vfsmount *mnt, u8 *buf, u8 *cold, int r)
 
 		snprintf(name, sizeof(name), "gc%d", i);
 		if (!r && !(i & 1)) {
-			fill(want, GC_LEN, i, false);
-			err = write_file(mnt, name, want, GC_LEN, true);
+			sffs_test_fill(want, GC_LEN, i, false);
+			err = sffs_test_write_file(mnt, name, want, GC_LEN, true);
 		} else if (i & 1) {
-			fill(buf, GC_LEN, r * GC_FILES + i, false);
+			sffs_test_fill(buf, GC_LEN, r * GC_FILES + i, false);
 			/* fsync'd, or O_TRUNC would drop it unwritten */
-			err = write_file(mnt, name, buf, GC_LEN, true);
+			err = sffs_test_write_file(mnt, name, buf, GC_LEN, true);
 		} else if ((i / 2 + r) % 5 == 0) {
 			size_t off = ((r * 7 + i) % (GC_LEN / 4096)) * 4096;
 
-			fill(want + off, 4096, r * 1000 + i, false);
+			sffs_test_fill(want + off, 4096, r * 1000 + i, false);
 			err = update_file(mnt, name, want + off, off, 4096);
 		} else {
 			err = 0;
@@ -609,9 +356,10 @@ static void gc_check_cold(struct kunit *test, struct vfsmount *mnt, u8 *cold,
 
 	for (i = 0; i < GC_FILES; i += 2) {
 		snprintf(name, sizeof(name), "gc%d", i);
-		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name,
-						     cold + (i / 2) * GC_LEN,
-						     GC_LEN, tmp),
+		KUNIT_EXPECT_EQ_MSG(test,
+				    sffs_test_check_file(mnt, name,
+							 cold + (i / 2) * GC_LEN,
+							 GC_LEN, tmp),
 				    0, "%s %s %d", name, when, n);
 	}
 }
@@ -625,7 +373,7 @@ static void gc_check_cold(struct kunit *test, struct vfsmount *mnt, u8 *cold,
  */
 static void sffs_fs_gc(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	const int rounds = 48;
 	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, GC_LEN + 1, GFP_KERNEL);
@@ -639,7 +387,7 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	KUNIT_ASSERT_NOT_NULL(test, cold);
-	mnt = rf_mount(rf, "compr=none");
+	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (r = 0; r < rounds; r++) {
 		KUNIT_ASSERT_EQ_MSG(test, gc_round(mnt, buf, cold, r), 0,
@@ -655,8 +403,8 @@ static void sffs_fs_gc(struct kunit *test)
 			moved += j->gc.moved;
 			KUNIT_EXPECT_EQ(test, j->gc.refused, 0UL);
 			check_space(test, mnt, "gc round", r);
-			rf_umount(mnt);
-			mnt = rf_mount(rf, NULL);
+			sffs_rf_umount(mnt);
+			mnt = sffs_rf_mount(rf, NULL);
 			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 			gc_check_cold(test, mnt, cold, tmp, "round", r);
 		}
@@ -664,7 +412,7 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_EXPECT_GT(test, blocks, (unsigned long)RF_BLOCKS);
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
 	check_space(test, mnt, "gc end", r);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	/* every block was erased more than once: they were reused */
 	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
@@ -705,7 +453,7 @@ MODULE_PARM_DESC(gc_cuts, "KUnit: power cuts in sffs_fs_gc_power_cut");
  */
 static void sffs_fs_gc_power_cut(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, GC_LEN + 1, GFP_KERNEL);
 	u8 *cold = kunit_kmalloc(test, GC_FILES / 2 * GC_LEN, GFP_KERNEL);
@@ -718,34 +466,35 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	KUNIT_ASSERT_NOT_NULL(test, cold);
-	mnt = rf_mount(rf, "compr=none");
+	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	/* past the first pass over the flash: from now on GC runs */
 	for (r = 0; r < 4; r++)
 		KUNIT_ASSERT_EQ(test, gc_round(mnt, buf, cold, r), 0);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 
 	for (n = 0; n < gc_cuts; n++) {
 		cut = 1 + (n * 7919 + 13) % 700;
-		mnt = rf_mount(rf, NULL);
+		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
 				       "mount after cut %d: %ld", n, PTR_ERR(mnt));
 		check_space(test, mnt, "replayed after gc cut", n);
 		gc_check_cold(test, mnt, cold, tmp, "after cut", n);
 		for (r = max(0, n - GC_KEEP); r < n; r++) {
 			snprintf(name, sizeof(name), "keep%d", r);
-			fill(buf, 8192, r, true);
-			KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf,
-							     8192, tmp),
+			sffs_test_fill(buf, 8192, r, true);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 8192, tmp),
 					    0, "%s after cut %d", name, n);
 		}
 		if (n) {
 			/* the rename before the cut: all or nothing */
 			snprintf(from, sizeof(from), "ren%d", n - 1);
 			snprintf(to, sizeof(to), "renamed%d", n - 1);
-			fill(buf, 8192, 1000 + n - 1, true);
-			a = check_file(mnt, from, buf, 8192, tmp);
-			b = check_file(mnt, to, buf, 8192, tmp);
+			sffs_test_fill(buf, 8192, 1000 + n - 1, true);
+			a = sffs_test_check_file(mnt, from, buf, 8192, tmp);
+			b = sffs_test_check_file(mnt, to, buf, 8192, tmp);
 			KUNIT_EXPECT_TRUE_MSG(test, (!a && b == -ENOENT) ||
 					      (a == -ENOENT && !b),
 					      "rename before cut %d: %d %d",
@@ -758,12 +507,12 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
 		}
 		snprintf(name, sizeof(name), "keep%d", n);
-		fill(buf, 8192, n, true);
-		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, 8192, true), 0);
+		sffs_test_fill(buf, 8192, n, true);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, 8192, true), 0);
 		snprintf(from, sizeof(from), "ren%d", n);
 		snprintf(to, sizeof(to), "renamed%d", n);
-		fill(buf, 8192, 1000 + n, true);
-		KUNIT_ASSERT_EQ(test, write_file(mnt, from, buf, 8192, true), 0);
+		sffs_test_fill(buf, 8192, 1000 + n, true);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, from, buf, 8192, true), 0);
 
 		io = &SFFS_SB(mnt->mnt_sb)->io;
 		io->cut = cut;
@@ -774,20 +523,20 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 
 			for (i = 1; i < GC_FILES && io->cut; i += 2) {
 				snprintf(name, sizeof(name), "gc%d", i);
-				fill(buf, GC_LEN, r * GC_FILES + i, false);
-				write_file(mnt, name, buf, GC_LEN, true);
+				sffs_test_fill(buf, GC_LEN, r * GC_FILES + i, false);
+				sffs_test_write_file(mnt, name, buf, GC_LEN, true);
 			}
 		}
 		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
 		gc_blocks += SFFS_SB(mnt->mnt_sb)->j.gc.blocks;
 		index_moved += SFFS_SB(mnt->mnt_sb)->j.gc.index_moved;
-		rf_umount(mnt);
+		sffs_rf_umount(mnt);
 	}
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	gc_check_cold(test, mnt, cold, tmp, "at the end", n);
 	check_space(test, mnt, "end of gc cuts", n);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	kunit_info(test, "%d power cuts, %lu blocks collected before them, %lu index nodes moved, %lu renames done before the cut\n",
 		   n, gc_blocks, index_moved, renamed);
 	KUNIT_EXPECT_GT(test, gc_blocks, 0UL);
@@ -822,7 +571,7 @@ static u32 rf_block_of(struct vfsmount *mnt, const char *name, u64 blk)
  */
 static void sffs_fs_bitflips(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	const size_t len = 64 * 1024;
 	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
@@ -835,15 +584,15 @@ static void sffs_fs_bitflips(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
-	mnt = rf_mount(rf, "compr=none");
+	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (i = 0; i < 24; i++) {
 		snprintf(name, sizeof(name), "f%d", i);
-		fill(buf, len, i, false);
-		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, len, true), 0);
+		sffs_test_fill(buf, len, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len, true), 0);
 	}
-	rf_umount(mnt);
-	mnt = rf_mount(rf, NULL);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	j = &SFFS_SB(mnt->mnt_sb)->j;
 
@@ -851,12 +600,12 @@ static void sffs_fs_bitflips(struct kunit *test)
 	flippy = rf_block_of(mnt, "f3", 0);
 	KUNIT_ASSERT_LT(test, flippy, (u32)RF_BLOCKS);
 	set_bit(flippy, rf->flippy);
-	fill(buf, len, 3, false);
-	KUNIT_EXPECT_EQ(test, check_file(mnt, "f3", buf, len, tmp), 0);
+	sffs_test_fill(buf, len, 3, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f3", buf, len, tmp), 0);
 	KUNIT_EXPECT_GT(test, j->io->bitflips, 0UL);
 	KUNIT_EXPECT_EQ(test, j->io->nscrub, 1U);
-	fill(buf, 4096, 99, false);
-	KUNIT_EXPECT_EQ(test, write_file(mnt, "trigger", buf, 4096, true), 0);
+	sffs_test_fill(buf, 4096, 99, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "trigger", buf, 4096, true), 0);
 	KUNIT_EXPECT_EQ(test, j->gc.scrubbed, 1UL);
 	KUNIT_EXPECT_EQ(test, j->io->nscrub, 0U);
 	KUNIT_EXPECT_NE(test, rf_block_of(mnt, "f3", 0), flippy);
@@ -874,32 +623,32 @@ static void sffs_fs_bitflips(struct kunit *test)
 			hit[i] |= rf_block_of(mnt, name, blk) == broken;
 	}
 	set_bit(broken, rf->broken);
-	fill(buf, len, 12, false);
-	KUNIT_EXPECT_EQ(test, check_file(mnt, "f12", buf, len, tmp), -EIO);
+	sffs_test_fill(buf, len, 12, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f12", buf, len, tmp), -EIO);
 	KUNIT_EXPECT_GT(test, j->io->read_errors, 0UL);
 	for (i = 0, n = 0; i < 24; i++) {
 		snprintf(name, sizeof(name), "f%d", i);
-		fill(buf, len, i, false);
+		sffs_test_fill(buf, len, i, false);
 		if (hit[i]) {
 			KUNIT_EXPECT_EQ_MSG(test,
 					    check_damaged(mnt, name, buf, len, tmp),
 					    -EIO, "%s", name);
 			continue;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, len, tmp),
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf, len, tmp),
 				    0, "%s", name);
 		n++;
 	}
 	/* an erase block holds two files of 64 KiB, and parts of others */
 	KUNIT_EXPECT_GE(test, n, 18);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	fill(buf, len, 3, false);
-	KUNIT_EXPECT_EQ(test, check_file(mnt, "f3", buf, len, tmp), 0);
+	sffs_test_fill(buf, len, 3, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f3", buf, len, tmp), 0);
 	check_space(test, mnt, "after scrubbing", 0);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
@@ -913,7 +662,7 @@ static void sffs_fs_bitflips(struct kunit *test)
  */
 static void sffs_fs_wear_levelling(struct kunit *test)
 {
-	struct sffs_ramflash *rf = rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	const unsigned int threshold = 8, bound = 2 * threshold + 4;
 	const size_t cold_len = 256 * 1024, hot_len = 32 * 1024;
 	u8 *buf = kunit_kmalloc(test, cold_len, GFP_KERNEL);
@@ -927,20 +676,20 @@ static void sffs_fs_wear_levelling(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
-	mnt = rf_mount(rf, "compr=none,wl_threshold=8");
+	mnt = sffs_rf_mount(rf, "compr=none,wl_threshold=8");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (i = 0; i < 24; i++) {
 		snprintf(name, sizeof(name), "cold%d", i);
-		fill(buf, cold_len, i, false);
-		KUNIT_ASSERT_EQ(test, write_file(mnt, name, buf, cold_len, true),
+		sffs_test_fill(buf, cold_len, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, cold_len, true),
 				0);
 	}
 	target = rf->erases + 25UL * (RF_BLOCKS - SFFS_ANCHOR_BLOCKS);
 	while (rf->erases < target) {
 		int e;
 
-		fill(buf, hot_len, ops, false);
-		e = write_file(mnt, "hot", buf, hot_len, true);
+		sffs_test_fill(buf, hot_len, ops, false);
+		e = sffs_test_write_file(mnt, "hot", buf, hot_len, true);
 		KUNIT_ASSERT_EQ_MSG(test, e, 0, "op %lu", ops);
 		ops++;
 	}
@@ -968,17 +717,19 @@ static void sffs_fs_wear_levelling(struct kunit *test)
 				   rf->eb_erases[eb + 12], rf->eb_erases[eb + 13],
 				   rf->eb_erases[eb + 14], rf->eb_erases[eb + 15] });
 	check_space(test, mnt, "worn", 0);
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 
-	mnt = rf_mount(rf, NULL);
+	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (i = 0; i < 24; i++) {
 		snprintf(name, sizeof(name), "cold%d", i);
-		fill(buf, cold_len, i, false);
-		KUNIT_EXPECT_EQ_MSG(test, check_file(mnt, name, buf, cold_len,
-						     tmp), 0, "%s", name);
+		sffs_test_fill(buf, cold_len, i, false);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    sffs_test_check_file(mnt, name, buf,
+							 cold_len, tmp),
+				    0, "%s", name);
 	}
-	rf_umount(mnt);
+	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
@@ -995,15 +746,9 @@ static struct kunit_case sffs_fs_cases[] = {
 	{}
 };
 
-static void sffs_fs_exit(struct kunit *test)
-{
-	if (test->priv)
-		rf_free(test->priv);
-}
-
 static struct kunit_suite sffs_fs_suite = {
 	.name = "sffs_fs",
-	.exit = sffs_fs_exit,
+	.exit = sffs_rf_exit,
 	.test_cases = sffs_fs_cases,
 };
 

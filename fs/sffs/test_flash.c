@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A RAM flash registered with the MTD core, for the SFFS KUnit suites, so
+ * they run on UML as well as on any other kernel.
+ *
+ * It behaves as NAND does to the extent a file system can get wrong:
+ * whole pages only, each programmed once after an erase and in order
+ * within its erase block.  Any write breaking those rules fails and is
+ * counted, and every test checks the count is zero.
+ */
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/random.h>
+#include <linux/vmalloc.h>
+#include "sffs.h"
+#include "test_flash.h"
+
+static struct sffs_ramflash *to_rf(struct mtd_info *mtd)
+{
+	return container_of(mtd, struct sffs_ramflash, mtd);
+}
+
+/* Return the most bitflips corrected in a page, as NAND drivers do */
+static int rf_read(struct mtd_info *mtd, loff_t from, size_t len,
+		   size_t *retlen, u_char *buf)
+{
+	struct sffs_ramflash *rf = to_rf(mtd);
+	u32 eb, first = div_u64(from, RF_ERASESIZE);
+	u32 last = div_u64(from + len - 1, RF_ERASESIZE);
+	int flips = 0;
+
+	memcpy(buf, rf->mem + from, len);
+	*retlen = len;
+	for (eb = first; eb <= last; eb++) {
+		if (test_bit(eb, rf->broken))
+			return -EBADMSG;
+		if (test_bit(eb, rf->flippy))
+			flips = 2;
+	}
+	return flips;
+}
+
+static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
+		    size_t *retlen, const u_char *buf)
+{
+	struct sffs_ramflash *rf = to_rf(mtd);
+	size_t done;
+
+	*retlen = 0;
+	if (to % RF_WRITESIZE || len % RF_WRITESIZE) {
+		rf->violations++;
+		return -EINVAL;
+	}
+	for (done = 0; done < len; done += RF_WRITESIZE) {
+		u64 addr = to + done;
+		u32 eb = div_u64(addr, RF_ERASESIZE);
+		u32 page = div_u64(addr % RF_ERASESIZE, RF_WRITESIZE);
+
+		if (page < rf->next_page[eb] ||
+		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
+			rf->violations++;
+			return -EIO;
+		}
+		memcpy(rf->mem + addr, buf + done, RF_WRITESIZE);
+		rf->next_page[eb] = page + 1;
+		set_bit(eb, rf->touched);
+		rf->programs++;
+		*retlen += RF_WRITESIZE;
+	}
+	return 0;
+}
+
+static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
+{
+	struct sffs_ramflash *rf = to_rf(mtd);
+	u32 eb;
+
+	if (ei->addr % RF_ERASESIZE || ei->len % RF_ERASESIZE) {
+		rf->violations++;
+		return -EINVAL;
+	}
+	for (eb = div_u64(ei->addr, RF_ERASESIZE);
+	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
+		if (test_bit(eb, rf->bad)) {
+			rf->violations++;
+			ei->fail_addr = (u64)eb * RF_ERASESIZE;
+			return -EIO;
+		}
+		memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff, RF_ERASESIZE);
+		rf->next_page[eb] = 0;
+		clear_bit(eb, rf->flippy);
+		set_bit(eb, rf->touched);
+		rf->eb_erases[eb]++;
+		rf->erases++;
+	}
+	return 0;
+}
+
+static int rf_block_isbad(struct mtd_info *mtd, loff_t ofs)
+{
+	return test_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
+}
+
+void sffs_rf_free(struct sffs_ramflash *rf)
+{
+	if (rf->mtd.index >= 0)
+		mtd_device_unregister(&rf->mtd);
+	vfree(rf->mem);
+	kfree(rf);
+}
+
+/* A registered, formatted RAM flash; @bad: bad blocks to mark first */
+struct sffs_ramflash *sffs_rf_create(struct kunit *test,
+				     const unsigned int *bad, int nbad)
+{
+	struct sffs_ramflash *rf;
+	struct sffs_journal *j;
+	struct sffs_io io;
+	int i, err;
+
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rf);
+	rf->mtd.index = -1;
+	rf->mem = vmalloc((size_t)RF_BLOCKS * RF_ERASESIZE);
+	if (!rf->mem) {
+		kfree(rf);
+		KUNIT_ASSERT_FAILURE(test, "no memory for the RAM flash\n");
+	}
+	memset(rf->mem, 0xa5, (size_t)RF_BLOCKS * RF_ERASESIZE);
+	memset(rf->next_page, 0xff, sizeof(rf->next_page)); /* not erased */
+	for (i = 0; i < nbad; i++)
+		set_bit(bad[i], rf->bad);
+	rf->mtd.name = "sffs-kunit";
+	rf->mtd.type = MTD_NANDFLASH;
+	rf->mtd.flags = MTD_CAP_NANDFLASH;
+	rf->mtd.size = (u64)RF_BLOCKS * RF_ERASESIZE;
+	rf->mtd.erasesize = RF_ERASESIZE;
+	rf->mtd.writesize = RF_WRITESIZE;
+	rf->mtd.writebufsize = RF_WRITESIZE;
+	/* 4-bit ECC; two bitflips corrected in a page make -EUCLEAN */
+	rf->mtd.ecc_strength = 4;
+	rf->mtd.bitflip_threshold = 2;
+	rf->mtd.owner = THIS_MODULE;
+	rf->mtd._read = rf_read;
+	rf->mtd._write = rf_write;
+	rf->mtd._erase = rf_erase;
+	rf->mtd._block_isbad = rf_block_isbad;
+	err = mtd_device_register(&rf->mtd, NULL, 0);
+	if (err) {
+		rf->mtd.index = -1;
+		sffs_rf_free(rf);
+		KUNIT_ASSERT_FAILURE(test, "mtd_device_register: %d\n", err);
+	}
+	test->priv = rf;	/* freed by sffs_fs_exit() */
+
+	j = kunit_kzalloc(test, sizeof(*j), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, j);
+	err = sffs_io_init(&io, &rf->mtd, false);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	err = sffs_journal_format(j, &io, SFFS_COMPR_NONE);
+	sffs_io_destroy(&io);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "format");
+	return rf;
+}
+
+struct vfsmount *sffs_rf_mount(struct sffs_ramflash *rf, const char *opts)
+{
+	char src[16], data[32] = "";
+
+	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
+	/* the option parser cuts its string up: give it a copy */
+	if (opts)
+		strscpy(data, opts, sizeof(data));
+	/* an internal mount: mntput() unmounts at once, even from a kthread */
+	return vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT, src, data);
+}
+
+void sffs_rf_umount(struct vfsmount *mnt)
+{
+	/*
+	 * An open that fails after the file was opened (an O_TRUNC that
+	 * meets the dead flash after a power cut) closes it with fput(),
+	 * which a kernel thread defers: finish those closes first, or they
+	 * keep the mount.
+	 */
+	flush_delayed_fput();
+	mntput(mnt);
+}
+
+/* Deterministic file contents: compressible or not, by seed */
+void sffs_test_fill(u8 *buf, size_t len, u32 seed, bool compressible)
+{
+	struct rnd_state rnd;
+	size_t i;
+
+	prandom_seed_state(&rnd, seed);
+	if (!compressible) {
+		prandom_bytes_state(&rnd, buf, len);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		buf[i] = "sffs kunit "[(i / 7 + seed) % 11];
+}
+
+/*
+ * Files are closed with __fput_sync(): KUnit runs tests in a kernel
+ * thread, where fput() defers the close to a work item that would keep
+ * the mount, and the super block, alive past the unmount.
+ */
+int sffs_test_write_file(struct vfsmount *mnt, const char *name,
+			 const u8 *buf, size_t len, bool sync)
+{
+	struct file *f = file_open_root_mnt(mnt, name,
+					    O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	loff_t pos = 0;
+	ssize_t n;
+	int err = 0;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	/* a short write is allowed when the flash fills: the next one fails */
+	while (!err && pos < len) {
+		n = kernel_write(f, buf + pos, len - pos, &pos);
+		if (n <= 0)
+			err = n ?: -EIO;
+	}
+	if (!err && sync)
+		err = vfs_fsync(f, 0);
+	__fput_sync(f);
+	return err;
+}
+
+/* 0 if @name holds exactly @len bytes equal to @want */
+int sffs_test_check_file(struct vfsmount *mnt, const char *name,
+			 const u8 *want, size_t len, u8 *tmp)
+{
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, tmp, len + 1, &pos);
+	__fput_sync(f);
+	if (n < 0)
+		return n;
+	if (n != len || memcmp(tmp, want, len))
+		return -EBADMSG;
+	return 0;
+}
+
+/* The .exit of the suites: frees the flash sffs_rf_create() made */
+void sffs_rf_exit(struct kunit *test)
+{
+	if (test->priv)
+		sffs_rf_free(test->priv);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The RAM flash of the SFFS KUnit suites, and the file helpers they share.
+ */
+#ifndef __SFFS_TEST_FLASH_H__
+#define __SFFS_TEST_FLASH_H__
+
+#include <kunit/test.h>
+#include <linux/mtd/mtd.h>
+
+#define RF_WRITESIZE	2048
+#define RF_ERASESIZE	(128 * 1024)
+#define RF_BLOCKS	96		/* 12 MiB */
+#define RF_PAGES	(RF_ERASESIZE / RF_WRITESIZE)
+
+/**
+ * struct sffs_ramflash - a NAND-like MTD device in RAM
+ * @mtd: the device, registered with the MTD core
+ * @mem: its contents
+ * @next_page: per block, pages below it are programmed (U16_MAX: the
+ *	       block was never erased)
+ * @bad: blocks that are bad
+ * @flippy: blocks whose reads need ECC to correct (-EUCLEAN)
+ * @broken: blocks whose reads fail beyond what ECC corrects (-EBADMSG)
+ * @touched: blocks programmed or erased since the bit was last cleared;
+ *	     the fuzzer restores only those
+ * @violations: writes that broke a NAND rule, and erases of bad blocks
+ * @programs: pages programmed
+ * @erases: blocks erased
+ * @eb_erases: per block, times erased
+ */
+struct sffs_ramflash {
+	struct mtd_info mtd;
+	u8 *mem;
+	u16 next_page[RF_BLOCKS];
+	DECLARE_BITMAP(bad, RF_BLOCKS);
+	DECLARE_BITMAP(flippy, RF_BLOCKS);
+	DECLARE_BITMAP(broken, RF_BLOCKS);
+	DECLARE_BITMAP(touched, RF_BLOCKS);
+	unsigned int violations;
+	unsigned long programs;
+	unsigned long erases;
+	u32 eb_erases[RF_BLOCKS];
+};
+
+struct sffs_ramflash *sffs_rf_create(struct kunit *test,
+				     const unsigned int *bad, int nbad);
+void sffs_rf_free(struct sffs_ramflash *rf);
+struct vfsmount *sffs_rf_mount(struct sffs_ramflash *rf, const char *opts);
+void sffs_rf_umount(struct vfsmount *mnt);
+void sffs_rf_exit(struct kunit *test);
+
+void sffs_test_fill(u8 *buf, size_t len, u32 seed, bool compressible);
+int sffs_test_write_file(struct vfsmount *mnt, const char *name,
+			 const u8 *buf, size_t len, bool sync);
+int sffs_test_check_file(struct vfsmount *mnt, const char *name,
+			 const u8 *want, size_t len, u8 *tmp);
+
+#endif /* __SFFS_TEST_FLASH_H__ */
