@@ -98,6 +98,42 @@ static void check_space(struct kunit *test, struct vfsmount *mnt,
 	mutex_unlock(&c->mutex);
 }
 
+static void count_free(struct sffs_journal *j, u32 eb,
+		       const struct sffs_eb_info *r, void *arg)
+{
+	if (r->state == SFFS_EB_FREE && !sffs_io_is_bad(j->io, eb) &&
+	    !sffs_io_is_anchor(j->io, eb))
+		(*(u32 *)arg)++;
+}
+
+/*
+ * The free bytes are where they are said to be: in free erase blocks, in
+ * the journal's blocks not written yet and in the spares.  Space counted
+ * free that no block has would let the file system promise writes it
+ * cannot make.
+ */
+static void check_free(struct kunit *test, struct vfsmount *mnt,
+		       const char *when, int n)
+{
+	struct sffs_journal *j = &SFFS_SB(mnt->mnt_sb)->j;
+	u32 blocks = 0, eb;
+	u64 have;
+
+	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(j, count_free, &blocks), 0);
+	/* the scan stops at the frontier: what is past it was never used */
+	for (eb = j->alloc_eb; eb < j->io->eb_count; eb++)
+		if (!sffs_io_is_bad(j->io, eb) && !sffs_io_is_anchor(j->io, eb))
+			blocks++;
+	have = (u64)(blocks + j->jcnt - j->jcur - 1 + j->nspare) *
+	       j->io->erase_size + sffs_io_room(j->io);
+	KUNIT_EXPECT_EQ_MSG(test, j->free, have,
+			    "%s %d: free bytes %llu, in %u free blocks, %u listed, %u spares and the head: %llu",
+			    when, n, j->free, blocks, j->jcnt - j->jcur - 1,
+			    j->nspare, have);
+	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
+}
+
 static void sffs_fs_mount_empty(struct kunit *test)
 {
 	static const unsigned int bad[] = { 1, 40 };
@@ -281,6 +317,7 @@ static void sffs_fs_power_cut(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
 				       cut, PTR_ERR(mnt));
 		check_space(test, mnt, "replayed after cut", cut);
+		check_free(test, mnt, "replayed after cut", cut);
 		sffs_test_fill(buf, len, cut, true);
 		snprintf(name, sizeof(name), "keep%d", cut);
 		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf, len, tmp),
@@ -403,6 +440,7 @@ static void sffs_fs_gc(struct kunit *test)
 			moved += j->gc.moved;
 			KUNIT_EXPECT_EQ(test, j->gc.refused, 0UL);
 			check_space(test, mnt, "gc round", r);
+			check_free(test, mnt, "gc round", r);
 			sffs_rf_umount(mnt);
 			mnt = sffs_rf_mount(rf, NULL);
 			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
@@ -479,6 +517,7 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
 				       "mount after cut %d: %ld", n, PTR_ERR(mnt));
 		check_space(test, mnt, "replayed after gc cut", n);
+		check_free(test, mnt, "replayed after gc cut", n);
 		gc_check_cold(test, mnt, cold, tmp, "after cut", n);
 		for (r = max(0, n - GC_KEEP); r < n; r++) {
 			snprintf(name, sizeof(name), "keep%d", r);

@@ -202,14 +202,21 @@ int sffs_journal_replay(struct sffs_journal *j)
 		}
 		if (!n && i)
 			break;
+		/*
+		 * What follows the last node of a block was never written
+		 * to: the journal went on in the next block, or the power
+		 * went.  It is dead space, as sffs_journal_next_block()
+		 * counted it before the cut; counted free, it would be
+		 * space no erase block has.
+		 */
 		last = i;
-		tail = block_end - r.end;
+		tail += block_end - r.end;
 	}
 	pr_info("sffs: %s: replayed %lu nodes from %u journal blocks%s\n",
 		io->mtd->name, j->replayed, last + 1,
 		r.torn ? ", last write torn" : "");
 
-	/* The rest of the last block is not written to: it may be torn */
+	/* The rest of the last block is not written to either: it may be torn */
 	j->free -= min(j->free, tail);
 	j->dirty += tail;
 	sffs_io_set_head(io, jhead);

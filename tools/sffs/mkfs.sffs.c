@@ -415,6 +415,7 @@ int main(int argc, char **argv)
 {
 	const char *root = NULL, *image = NULL, *target;
 	uint64_t esize = 0, wsize = 0, size = 0, root_addr, free_bytes = 0;
+	uint64_t dirty_bytes = 0;
 	unsigned int jcnt = 8, fanout = 0, height = 0;
 	struct sffs_checkpoint_node cp;
 	struct stat rst;
@@ -583,6 +584,15 @@ int main(int argc, char **argv)
 	cp.alloc_eb = htole32(le32toh(cp.journal_eb[j - 1]) + 1);
 	cp.free_bytes = htole64(free_bytes);
 	cp.used_bytes = htole64(used_bytes);
+	/*
+	 * What the blocks before the journal hold beyond the live nodes
+	 * (padding, the tail of the last one) is dirty: free, used and dirty
+	 * bytes add up to every good block outside the anchor.
+	 */
+	for (uint32_t b = 0; b < le32toh(cp.journal_eb[0]); b++)
+		if (!dev.bad[b] && !is_anchor(b))
+			dirty_bytes += dev.erase_size;
+	cp.dirty_bytes = htole64(dirty_bytes - used_bytes);
 	sffs_seal(&cp, SFFS_NODE_CHECKPOINT, sizeof(cp), sqnum + 1, 0);
 
 	unit = SFFS_CP_UNIT(dev.write_size);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # test.sh [BINDIR]: build images of a generated tree with mkfs.sffs in
-# three geometries, check them with dump.sffs, and check that dump.sffs
-# notices a flipped byte.  TAP output; exit status 1 on failure.
+# three geometries, check them with dump.sffs and fsck.sffs, and check
+# that both notice a flipped byte and that fsck.sffs names each damage
+# corrupt.py does.  TAP output; exit status 1 on failure.
 set -u
 bin=${1:-$(dirname "$0")}
 [ -n "$bin" ] || bin=.
@@ -60,6 +61,30 @@ for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
 	[ "$(grep -c ' /many/' "$work/dump")" -eq 300 ] || rc=1
 	grep -q "^- [0-7]* 1 8292 .* /hole$" "$work/dump" || rc=1
 	ok "$rc" "dump.sffs lists the tree, erase $1 write $2"
+	rc=0
+	"$bin/fsck.sffs" -e "$1" -m "$2" "$img" >"$work/fsck" || rc=1
+	grep -q "^errors: 0$" "$work/fsck" || rc=1
+	grep -q "^inodes: 314$" "$work/fsck" || rc=1
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
+	ok "$rc" "fsck.sffs finds no error, erase $1 write $2"
+done
+
+# fsck.sffs names each kind of damage, and exits with 4
+here=$(dirname "$0")
+for what in "nlink:link count 3, should be 2" \
+	    "dangling:names inode 999999, which does not exist" \
+	    "hash:name size2 is filed under another hash" \
+	    "dirnames:has 2 names" \
+	    "space:is not the [0-9]* there are"; do
+	kind=${what%%:*}
+	rc=0
+	"$bin/mkfs.sffs" -q -o "$work/bad" -e 128K -m 2K -c 16M -r "$t" || rc=1
+	python3 "$here/corrupt.py" "$work/bad" "$kind" || rc=1
+	"$bin/fsck.sffs" "$work/bad" >"$work/fsck"
+	[ $? -eq 4 ] || rc=1
+	grep -q "^error: .*${what#*:}" "$work/fsck" || rc=1
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
+	ok "$rc" "fsck.sffs finds damage: $kind"
 done
 
 # one flipped byte in the first node after the anchor must be found
@@ -69,6 +94,9 @@ printf '\001' | dd of="$img" bs=1 seek=$((4 * 65536 + 40)) conv=notrunc \
 rc=0
 "$bin/dump.sffs" -e 64K -m 1 "$img" >"$work/dump" && rc=1
 grep -q "^error: bad node" "$work/dump" || rc=1
-ok "$rc" "dump.sffs finds a corrupt node ($size byte image)"
+"$bin/fsck.sffs" -e 64K -m 1 "$img" >"$work/fsck"
+[ $? -eq 4 ] || rc=1
+grep -q "^error: .*bad node" "$work/fsck" || rc=1
+ok "$rc" "dump.sffs and fsck.sffs find a corrupt node ($size byte image)"
 echo "1..$n"
 exit "$fail"

@@ -4,7 +4,8 @@
 # SFFS on a simulated NAND (nandsim) and on a NOR-like RAM device
 # (mtdram): format with mkfs.sffs, mount, run the POSIX checks of
 # sffs_ops, write a data set, remount, verify everything, check the
-# on-flash index with dump.sffs; fill mtdram until ENOSPC and check the
+# on-flash index with dump.sffs and everything with fsck.sffs, also
+# after each power cut; fill mtdram until ENOSPC and check the
 # file system stays usable.  Mount and write times are reported as
 # "# METRIC <name> <value> <unit>" TAP comments.
 #
@@ -21,6 +22,7 @@ here=$(dirname "$0")
 OPS=$here/sffs_ops
 MKFS=$here/mkfs.sffs
 DUMP=$here/dump.sffs
+FSCK=$here/fsck.sffs
 SFFS_FILES=${SFFS_FILES:-8}
 SFFS_FILE_KB=${SFFS_FILE_KB:-1024}
 NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
@@ -166,7 +168,8 @@ nand_tests()
 	rc=0
 	run umount "$mnt" || rc=1
 	run "$DUMP" "/dev/mtd$mtd" || rc=1
-	result "$rc" "dump.sffs finds a valid index"
+	run "$FSCK" "/dev/mtd$mtd" || rc=1
+	result "$rc" "dump.sffs and fsck.sffs find a valid file system"
 
 	# mount by name, as JFFS2 and UBIFS accept it
 	rc=0
@@ -215,6 +218,7 @@ power_cut_test()
 		fi
 		run umount "$mnt" || rc=1
 		run "$DUMP" "/dev/mtd$1" || rc=1
+		run "$FSCK" "/dev/mtd$1" || rc=1
 	fi
 	result "$rc" "power cut after $2 writes: synced data and index intact"
 }
@@ -246,6 +250,7 @@ nor_tests()
 	fi
 	if [ "$rc" -eq 0 ]; then
 		run "$DUMP" "/dev/mtd$mtd" || rc=1
+		run "$FSCK" "/dev/mtd$mtd" || rc=1
 	fi
 	result "$rc" "remount after ENOSPC, index valid"
 	nor_rewrite "$mtd"
@@ -291,6 +296,7 @@ nor_rewrite()
 		done
 		run umount "$mnt" || rc=1
 		run "$DUMP" "/dev/mtd$mtd" || rc=1
+		run "$FSCK" "/dev/mtd$mtd" || rc=1
 	else
 		rc=1
 	fi
