@@ -185,9 +185,25 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 	struct sffs_ckey key = sffs_key(inode->i_ino, SFFS_KEY_DATA,
 					page->index);
 	unsigned int compr = SFFS_I(inode)->compr;
-	struct sffs_wnode wn = { .buf = dn, .type = SFFS_NODE_DATA };
+	struct sffs_wnode wn[2] = { { .buf = dn, .type = SFFS_NODE_DATA } };
 	unsigned int clen = SFFS_CBUF_SIZE;
-	void *addr = kmap_local_page(page);
+	void *addr;
+	int n = 1, err;
+
+	/*
+	 * Data past the size the journal knows goes with an inode node
+	 * giving the new size, in one operation: a power cut keeps both or
+	 * neither, so no file ever holds data past its end that a later
+	 * extension would show instead of zeroes.  A file written out in
+	 * order gets one such inode node, with the size it has in RAM.
+	 */
+	if (page_offset(page) + len > SFFS_I(inode)->flash_size) {
+		err = sffs_inode_node(inode, &wn[1]);
+		if (err)
+			return err;
+		n = 2;
+	}
+	addr = kmap_local_page(page);
 
 	memset(dn, 0, sizeof(*dn));
 	sffs_key_to_le(&dn->key, &key);
@@ -204,8 +220,11 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 		clen = len;
 	}
 	kunmap_local(addr);
-	wn.len = sizeof(*dn) + clen;
-	return sffs_journal_write(&c->j, &wn, 1);
+	wn[0].len = sizeof(*dn) + clen;
+	err = sffs_journal_write(&c->j, wn, n);
+	if (n == 2)
+		kfree(wn[1].buf);
+	return err;
 }
 
 static int sffs_writepage(struct page *page, struct writeback_control *wbc)

@@ -115,6 +115,7 @@ static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in
 	i_gid_write(inode, le32_to_cpu(in->gid));
 	set_nlink(inode, le32_to_cpu(in->nlink));
 	inode->i_size = le64_to_cpu(in->size);
+	si->flash_size = inode->i_size;
 	inode->i_atime = sffs_ts_from_le(&in->atime);
 	inode->i_mtime = sffs_ts_from_le(&in->mtime);
 	inode->i_ctime = sffs_ts_from_le(&in->ctime);
@@ -255,6 +256,7 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	in->compr = SFFS_I(inode)->compr;
 	if (dlen)
 		memcpy(in->data, inode->i_link, dlen);
+	SFFS_I(inode)->flash_size = inode->i_size;
 	*wn = (struct sffs_wnode){
 		.buf = in, .len = sizeof(*in) + dlen, .type = SFFS_NODE_INODE,
 	};

@@ -79,6 +79,7 @@ struct sffs_info {
  */
 struct sffs_inode {
 	struct inode vfs_inode;
+	loff_t flash_size;	/* the size the last inode node journaled */
 	u8 compr;
 	u32 flags;
 	u32 xattr_cnt;

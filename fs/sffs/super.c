@@ -32,6 +32,7 @@ static struct inode *sffs_alloc_inode(struct super_block *sb)
 	si = alloc_inode_sb(sb, sffs_inode_cachep, GFP_KERNEL);
 	if (!si)
 		return NULL;
+	si->flash_size = 0;
 	si->compr = 0;
 	si->flags = 0;
 	si->xattr_cnt = 0;
