@@ -610,6 +610,7 @@ static void sffs_fs_gc_power_cut(struct kunit *test)
 		sffs_test_fill(buf, 8192, 1000 + n, true);
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, from, buf, 8192, true), 0);
 
+		check_free(test, mnt, "before gc cut", n);
 		io = &SFFS_SB(mnt->mnt_sb)->io;
 		io->cut = cut;
 		rename_file(mnt, from, to);
