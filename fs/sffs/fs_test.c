@@ -15,6 +15,7 @@
 #include <linux/random.h>
 #include <linux/statfs.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sffs.h>
 #include "sffs.h"
 #include "test_flash.h"
 
@@ -465,6 +466,44 @@ static void gc_check_cold(struct kunit *test, struct vfsmount *mnt, u8 *cold,
  * survives being moved, everything reads back after remounts, and every
  * erase block was reused.
  */
+/* What the tracepoints reported during sffs_fs_gc */
+static struct {
+	int mtd;
+	unsigned long collected, commits;
+	u64 moved;
+} gc_trace;
+
+static void gc_trace_block(void *data, int mtd, u32 eb, const char *why,
+			   int result, u64 moved)
+{
+	if (mtd != gc_trace.mtd)
+		return;
+	if (!strcmp(why, "victim") && (result == 0 || result == 1))
+		gc_trace.collected++;
+	gc_trace.moved += moved;
+}
+
+static void gc_trace_commit(void *data, int mtd, u64 commit, u64 free,
+			    u64 dirty, u64 used, unsigned int jcnt,
+			    unsigned int freed)
+{
+	if (mtd == gc_trace.mtd)
+		gc_trace.commits++;
+}
+
+static void gc_trace_stop(void)
+{
+	unregister_trace_sffs_gc_block(gc_trace_block, NULL);
+	unregister_trace_sffs_commit(gc_trace_commit, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void sffs_fs_exit(struct kunit *test)
+{
+	gc_trace_stop();
+	sffs_rf_exit(test);
+}
+
 static void sffs_fs_gc(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -481,6 +520,14 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
 	KUNIT_ASSERT_NOT_NULL(test, cold);
+	memset(&gc_trace, 0, sizeof(gc_trace));
+	gc_trace.mtd = rf->mtd.index;
+	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
+		KUNIT_ASSERT_EQ(test, register_trace_sffs_gc_block(gc_trace_block,
+								   NULL), 0);
+		KUNIT_ASSERT_EQ(test, register_trace_sffs_commit(gc_trace_commit,
+								 NULL), 0);
+	}
 	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	for (r = 0; r < rounds; r++) {
@@ -508,6 +555,13 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
 	check_space(test, mnt, "gc end", r);
 	sffs_rf_umount(mnt);
+	gc_trace_stop();
+	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
+		/* the tracepoints saw what the statistics counted */
+		KUNIT_EXPECT_EQ(test, gc_trace.collected, blocks);
+		KUNIT_EXPECT_EQ(test, gc_trace.moved, moved);
+		KUNIT_EXPECT_GT(test, gc_trace.commits, blocks / 8);
+	}
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	/* every block was erased more than once: they were reused */
 	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
@@ -846,7 +900,7 @@ static struct kunit_case sffs_fs_cases[] = {
 
 static struct kunit_suite sffs_fs_suite = {
 	.name = "sffs_fs",
-	.exit = sffs_rf_exit,
+	.exit = sffs_fs_exit,
 	.test_cases = sffs_fs_cases,
 };
 

@@ -34,6 +34,7 @@
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <trace/events/sffs.h>
 #include "journal.h"
 
 /*
@@ -359,7 +360,7 @@ static int sffs_gc_index(struct sffs_journal *j, struct sffs_index_node *ix,
  * Empty erase block @eb.  Return 0 when its live nodes were moved,
  * SFFS_GC_EMPTY, SFFS_GC_REFUSED or a negative error.
  */
-static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf)
+static int sffs_gc_walk(struct sffs_journal *j, u32 eb, void *buf)
 {
 	struct sffs_io *io = j->io;
 	u32 p = 0, size = io->erase_size;
@@ -437,6 +438,17 @@ static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf)
 	return 0;
 }
 
+static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf,
+			 const char *why)
+{
+	u64 moved = j->gc.moved;
+	int ret = sffs_gc_walk(j, eb, buf);
+
+	trace_sffs_gc_block(j->io->mtd->index, eb, why, ret,
+			    j->gc.moved - moved);
+	return ret;
+}
+
 /* Erase blocks free now, outside the journal, the spares and the head */
 u64 sffs_free_blocks(const struct sffs_journal *j)
 {
@@ -478,7 +490,7 @@ static int sffs_wl_move(struct sffs_journal *j, void *buf)
 	}
 	if (sffs_eb_busy(j, eb) || j->nfreeable >= SFFS_MAX_FREEABLE)
 		return 0;
-	err = sffs_gc_block(j, eb, buf);
+	err = sffs_gc_block(j, eb, buf, "wear levelling");
 	if (err < 0)
 		return err;
 	if (err == SFFS_GC_REFUSED)
@@ -514,7 +526,7 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 		sffs_io_scrub_del(io, eb);
 		if (done || eb >= j->alloc_eb)
 			continue;
-		err = sffs_gc_block(j, eb, buf);
+		err = sffs_gc_block(j, eb, buf, "scrub");
 		/* the walk read it again and found the same bitflips */
 		sffs_io_scrub_del(io, eb);
 		if (err < 0)
@@ -593,7 +605,7 @@ int sffs_gc(struct sffs_journal *j)
 		eb = j->victim[--j->nvictim];
 		if (sffs_eb_busy(j, eb))
 			continue;
-		err = sffs_gc_block(j, eb, buf);
+		err = sffs_gc_block(j, eb, buf, "victim");
 		if (err < 0)
 			break;
 		if (err == SFFS_GC_REFUSED) {
@@ -609,6 +621,7 @@ int sffs_gc(struct sffs_journal *j)
 	}
 	j->in_gc = false;
 	kvfree(buf);
+	trace_sffs_gc(j->io->mtd->index, sffs_free_blocks(j), j->nfreeable, err);
 	if (j->nfreeable && (!err || err == -ENOSPC))
 		err = sffs_journal_commit(j) ?: err;
 	return err;

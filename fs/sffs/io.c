@@ -29,6 +29,7 @@
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sffs.h>
 #include "io.h"
 
 #define SFFS_WBUF_MAX	(32 * 1024)
@@ -110,8 +111,10 @@ static void sffs_io_scrub_add(struct sffs_io *io, u32 eb)
 	for (i = 0; i < io->nscrub; i++)
 		if (io->scrub[i] == eb)
 			return;
-	if (io->nscrub < SFFS_MAX_SCRUB)
+	if (io->nscrub < SFFS_MAX_SCRUB) {
 		io->scrub[io->nscrub++] = eb;
+		trace_sffs_scrub_queue(io->mtd->index, eb);
+	}
 }
 
 void sffs_io_scrub_del(struct sffs_io *io, u32 eb)

@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/stat.h>
 #include <linux/timekeeping.h>
+#include <trace/events/sffs.h>
 #include "journal.h"
 
 /* Commit once this many znodes are dirty: bounds the RAM they pin */
@@ -422,7 +423,7 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 int sffs_journal_commit(struct sffs_journal *j)
 {
 	struct sffs_checkpoint_node *cp = &j->cp;
-	unsigned int i;
+	unsigned int i, freed;
 	u64 root;
 	u32 len;
 	int err;
@@ -467,6 +468,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 	 * checkpoint is written, and a failed one turns the file system
 	 * read-only.
 	 */
+	freed = j->nfreeable;
 	sffs_gc_release(j);
 	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
 	cp->commit = cpu_to_le64(++j->commit);
@@ -493,6 +495,8 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (err)
 		return err;
 	j->commits++;
+	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
+			  j->used, j->jcnt, freed);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sffs.h>
 #include "journal.h"
 
 struct sffs_replay {
@@ -215,6 +216,8 @@ int sffs_journal_replay(struct sffs_journal *j)
 	pr_info("sffs: %s: replayed %lu nodes from %u journal blocks%s\n",
 		io->mtd->name, j->replayed, last + 1,
 		r.torn ? ", last write torn" : "");
+	trace_sffs_replay(io->mtd->index, j->commit, j->replayed, last + 1,
+			  r.torn);
 
 	/* The rest of the last block is not written to either: it may be torn */
 	j->free -= min(j->free, tail);

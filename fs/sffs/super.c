@@ -21,6 +21,9 @@
 #include <asm/unaligned.h>
 #include "sffs.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/sffs.h>
+
 #define SFFS_DEF_JOURNAL	8
 
 static struct kmem_cache *sffs_inode_cachep;
