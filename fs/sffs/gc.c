@@ -216,6 +216,7 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 {
 	int err;
 
+
 	if (erase) {
 		err = sffs_io_erase(j->io, eb);
 		if (err == -EIO) {
@@ -637,10 +638,24 @@ void sffs_gc_release(struct sffs_journal *j)
 	unsigned int i;
 
 	for (i = 0; i < j->nfreeable; i++) {
+		u32 eb = j->freeable[i];
+
 		if (!(j->freeable_empty & BIT(i))) {
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			j->free += j->io->erase_size;
 		}
+		/*
+		 * Forget it wherever it waits to be collected: a victim of
+		 * an older scan, the static wear levelling victim, a block
+		 * queued for scrubbing.  Walked again, a free block would
+		 * be freed, and its bytes counted free, twice.
+		 */
+		sffs_list_del(j->victim, &j->nvictim, eb);
+		if (j->wl_victim == eb) {
+			j->wl_victim = U32_MAX;
+			j->wl_stage = 0;
+		}
+		sffs_io_scrub_del(j->io, eb);
 	}
 	/*
 	 * The next table scan finds them free and ranks them by wear with
