@@ -181,7 +181,7 @@ stress: tree
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(OUT)/stress-kunit \
 		$(H)/kunit/.kunitconfig fs/sffs/.kunitconfig \
 		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) --timeout=3600 \
-		'filter=sffs_fs.sffs_fs_gc_power_cut'
+		'filter=sffs_powercut.sffs_powercut_gc'
 
 bisect-check: tree
 	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \

@@ -278,7 +278,7 @@ static void sffs_fs_enospc(struct kunit *test)
  * The cut comes after 1 to 60 more flash writes and erases, the last one
  * torn, while files are created, written, fsync'd and renamed.
  */
-static void sffs_fs_power_cut(struct kunit *test)
+static void sffs_powercut_journal(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	size_t len = 20000;
@@ -337,7 +337,7 @@ static void sffs_fs_power_cut(struct kunit *test)
  * end, which extending it again would show instead of zeroes.  Either the
  * appended data and the size survived together, or neither did.
  */
-static void sffs_fs_append_cut(struct kunit *test)
+static void sffs_powercut_append(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	size_t len = 8192, grown = 65536;
@@ -592,10 +592,10 @@ static int unlink_file(struct vfsmount *mnt, const char *name)
 	return err;
 }
 
-/* Cut points of sffs_fs_gc_power_cut; make stress asks for more */
+/* Cut points of sffs_powercut_gc; make stress asks for more */
 static unsigned int gc_cuts = 16;
 module_param(gc_cuts, uint, 0444);
-MODULE_PARM_DESC(gc_cuts, "KUnit: power cuts in sffs_fs_gc_power_cut");
+MODULE_PARM_DESC(gc_cuts, "KUnit: power cuts in sffs_powercut_gc");
 
 #define GC_KEEP		16	/* fsync'd files checked after each cut */
 
@@ -607,7 +607,7 @@ MODULE_PARM_DESC(gc_cuts, "KUnit: power cuts in sffs_fs_gc_power_cut");
  * a rename made just before it has happened or not, never half (one
  * name, never both, never none), and the space adds up.
  */
-static void sffs_fs_gc_power_cut(struct kunit *test)
+static void sffs_powercut_gc(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
 	u8 *buf = kunit_kmalloc(test, GC_LEN, GFP_KERNEL);
@@ -896,10 +896,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),
-	KUNIT_CASE(sffs_fs_power_cut),
-	KUNIT_CASE(sffs_fs_append_cut),
 	KUNIT_CASE(sffs_fs_gc),
-	KUNIT_CASE(sffs_fs_gc_power_cut),
 	KUNIT_CASE(sffs_fs_bitflips),
 	KUNIT_CASE(sffs_fs_wear_levelling),
 	{}
@@ -911,4 +908,23 @@ static struct kunit_suite sffs_fs_suite = {
 	.test_cases = sffs_fs_cases,
 };
 
-kunit_test_suite(sffs_fs_suite);
+/*
+ * Power cuts, each at a chosen flash operation, the last one torn: what
+ * was fsync'd survives, renames are all or nothing, the space adds up.
+ * sffs_powercut_gc takes the sffs.gc_cuts module parameter; make stress
+ * runs it with 1000.
+ */
+static struct kunit_case sffs_powercut_cases[] = {
+	KUNIT_CASE(sffs_powercut_journal),
+	KUNIT_CASE(sffs_powercut_append),
+	KUNIT_CASE(sffs_powercut_gc),
+	{}
+};
+
+static struct kunit_suite sffs_powercut_suite = {
+	.name = "sffs_powercut",
+	.exit = sffs_rf_exit,
+	.test_cases = sffs_powercut_cases,
+};
+
+kunit_test_suites(&sffs_fs_suite, &sffs_powercut_suite);
