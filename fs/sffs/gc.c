@@ -216,7 +216,6 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 {
 	int err;
 
-
 	if (erase) {
 		err = sffs_io_erase(j->io, eb);
 		if (err == -EIO) {
