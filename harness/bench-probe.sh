@@ -15,7 +15,7 @@ set -uo pipefail
 arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 reps=${BENCH_REPS:-3}
-boots=${BENCH_BOOTS:-3}
+boots=${BENCH_BOOTS:-5}
 params=${BENCH_PARAMS:-}
 mkdir -p "$out"
 rc=0
@@ -42,9 +42,14 @@ for k in stock series; do
 		"$here/qemu-run" --arch "$arch" --kernel "$img" --busybox "$busybox" \
 			--name "bench-boot-$arch-$k-$b" \
 			--workdir "$out/boot-$arch-$k-$b" --mem 256 --timeout 300 \
-			--run true >/dev/null || rc=1
+			--run 'echo ok 1 boot' >/dev/null || rc=1
 	done
 done
 
 python3 "$here/bench/probe-report.py" "$arch" "$out" "$reps" "$boots" || rc=1
+sed -n 's/.*# TIMELINE //p' "$out/probe-$arch-series/console.log" | tr -d '\r' \
+	> "$out/probe-$arch-timeline.txt"
+python3 "$here/../tools/driver/probechart.py" --slack 20000 \
+	--title "Series: probes of parallel_probe_bench.ko, $arch guest" \
+	"$out/probe-$arch-timeline.txt" > "$out/probe-$arch-timeline.svg" || rc=1
 exit $rc

@@ -40,6 +40,7 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -135,9 +136,18 @@ bool driver_pprobe_active(void)
  * @drv: a driver with the default probe type
  *
  * A driver named on the command line is always parallel ("name") or
- * never ("!name").  The rest follow "*", except on buses that want the
- * parent locked while a child probes (USB interfaces): the async probe
- * path of the driver core does not take that lock.
+ * never ("!name").  The rest follow "*", with two exceptions.  Buses that
+ * want the parent locked while a child probes (USB interfaces): the async
+ * probe path of the driver core does not take that lock.  And requests
+ * from kernel threads other than the async workers: a device that the
+ * serio or USB hub thread, say, registers is already probed in the
+ * background, off the boot's critical path, and an async probe would only
+ * make the boot's async_synchronize_full() wait for it.  The async workers
+ * are where the probes this scheduler launches run, so the devices they
+ * register are probed in parallel too.
+ *
+ * The answer must not change between the request and the async helper,
+ * which asks again: both run in the same kind of context.
  *
  * Return: true if @drv should probe asynchronously.
  */
@@ -147,7 +157,9 @@ bool driver_pprobe_wanted(struct device_driver *drv)
 
 	if (listed)
 		return listed > 0;
-	return pprobe_all && !(drv->bus && drv->bus->need_parent_lock);
+	if (!pprobe_all || (drv->bus && drv->bus->need_parent_lock))
+		return false;
+	return !(current->flags & PF_KTHREAD) || current_is_async();
 }
 
 /*

@@ -7,7 +7,9 @@
 # every device to be bound and prints "# METRIC <MODE>_<what>_<rep> <value>":
 #   bound_us     driver registration to the last bind, as the module timed it
 #   done_us      same, from the registration of the first device
-#   critical_us  the graph's critical path (lower bound)
+#   critical_us  the graph's critical path with the nominal probe times
+#   critical_run_us  the same with the probe times of this run (the lower
+#                bound: sleeps overshoot under TCG and host load)
 #   sum_us       all probe times added (what synchronous probing takes)
 #   deferrals    probe attempts that ended in -EPROBE_DEFER (driver core
 #                counters in debugfs: supplier checks and the driver's own)
@@ -44,7 +46,7 @@ while [ "$i" -lt "$reps" ]; do
 	# let deferred retries that were already queued finish
 	sleep 0.5
 	d1=$(stat deferrals)
-	for k in bound_us done_us critical_us sum_us; do
+	for k in bound_us done_us critical_us critical_run_us sum_us; do
 		metric "${k}_$i" "$(cat $P/$k)"
 	done
 	metric "deferrals_$i" $((d1 - d0))
