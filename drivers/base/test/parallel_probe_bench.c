@@ -110,6 +110,38 @@ static atomic_t running = ATOMIC_INIT(0);
 static atomic_t deferrals = ATOMIC_INIT(0);
 static ktime_t t_start, t_drivers;
 
+/*
+ * The longest chain of probe times along the dependencies: the nominal
+ * sleeps, or the times the probes of this run took (sleeps overshoot
+ * under load and in emulators, which no scheduling can win back).
+ */
+static u64 bench_critical(bool actual)
+{
+	u64 *finish, longest = 0;
+	int i, j, k;
+
+	finish = kcalloc(devices, sizeof(*finish), GFP_KERNEL);
+	if (!finish)
+		return 0;
+	for (j = 0; j < depth; j++) {
+		for (i = 0; i < devices; i++) {
+			struct bench_node *nd = &nodes[i];
+			u64 ready = 0;
+
+			if (nd->level != j)
+				continue;
+			for (k = 0; k < nd->nr_suppliers; k++)
+				ready = max(ready, finish[nd->supplier[k]]);
+			if (nd->parent >= 0)
+				ready = max(ready, finish[nd->parent]);
+			finish[i] = ready + (actual ? nd->took_us : nd->sleep_us);
+			longest = max(longest, finish[i]);
+		}
+	}
+	kfree(finish);
+	return longest;
+}
+
 static int bench_probe(struct platform_device *pdev)
 {
 	struct bench_node *nd = &nodes[pdev->id];
@@ -154,38 +186,6 @@ static struct platform_driver bench_late_driver = {
 	.probe = bench_probe,
 	.driver.name = "ppbench-late",
 };
-
-/*
- * The longest chain of probe times along the dependencies: the nominal
- * sleeps, or the times the probes of this run took (sleeps overshoot
- * under load and in emulators, which no scheduling can win back).
- */
-static u64 bench_critical(bool actual)
-{
-	u64 *finish, longest = 0;
-	int i, j, k;
-
-	finish = kcalloc(devices, sizeof(*finish), GFP_KERNEL);
-	if (!finish)
-		return 0;
-	for (j = 0; j < depth; j++) {
-		for (i = 0; i < devices; i++) {
-			struct bench_node *nd = &nodes[i];
-			u64 ready = 0;
-
-			if (nd->level != j)
-				continue;
-			for (k = 0; k < nd->nr_suppliers; k++)
-				ready = max(ready, finish[nd->supplier[k]]);
-			if (nd->parent >= 0)
-				ready = max(ready, finish[nd->parent]);
-			finish[i] = ready + (actual ? nd->took_us : nd->sleep_us);
-			longest = max(longest, finish[i]);
-		}
-	}
-	kfree(finish);
-	return longest;
-}
 
 static void bench_graph(void)
 {
