@@ -148,9 +148,11 @@ def main():
     with open(dat, 'w') as f:
         for mode, label in MODES:
             e = a['modes'].get(mode, {})
-            f.write('"%s" %s %s\n' % (label, e.get('bound_us', 0) / 1000,
+            short = {'sync': 'synchronous', 'async': 'driver_async_probe=*',
+                     'series': 'series'}[mode]
+            f.write('"%s" %s %s\n' % (short, e.get('bound_us', 0) / 1000,
                                       e.get('critical_run_us', 0) / 1000))
-    gp = '''set terminal png size 800,480
+    gp = '''set terminal png size 800,480 noenhanced
 set output "%(out)s/probe-%(arch)s.png"
 set title "Probing phase, %(arch)s guest, 64 devices (median)"
 set style data histogram
@@ -159,7 +161,7 @@ set ylabel "ms"
 set yrange [0:*]
 set key top right
 plot "%(dat)s" using 2:xtic(1) title "probing phase", \\
-     "" using 0:3 with linespoints lw 2 title "critical path of the runs (lower bound)"
+     "" using 0:3 with points pt 7 ps 2 title "critical path of the runs (lower bound)"
 ''' % {'out': out, 'arch': arch, 'dat': dat}
     tl = a.get('series_timeline', [])
     if tl:
