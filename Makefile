@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash
+	harness-test tools-test bench-flash bench-probe
 
 all: demo
 
@@ -145,6 +145,23 @@ harness-test:
 ## make bench-flash   SFFS against UBIFS and JFFS2 at 256 MiB, 1 GiB, 4 GiB
 bench-flash: kernel ksft
 	@$(H)/bench-flash.sh $(OBJ) $(KSFT) $(OUT)/bench
+
+## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
+##                    driver_async_probe=* and the series on the benchmark
+##                    module's graph; boot to /init against the stock kernel
+BOBJ		= $(TREE)/.obj-$(ARCH)-bench
+SOBJ		= $(BUILD)/base-wt/.obj-$(ARCH)-stock
+bench-probe: tree
+	$(H)/kbuild.sh $(ARCH) $(TREE) $(BOBJ) $(TEST_FRAGS) \
+		$(H)/configs/bench-probe.config
+	$(H)/worktree.sh $(TREE) $(BUILD)/base-wt
+	git -C $(BUILD)/base-wt checkout -q --detach base
+	$(H)/kbuild.sh $(ARCH) $(BUILD)/base-wt $(SOBJ) \
+		$(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config
+	$(H)/bench-probe.sh $(ARCH) $(BOBJ)/$(IMAGE_$(ARCH)) \
+		$(SOBJ)/$(IMAGE_$(ARCH)) \
+		$(BOBJ)/drivers/base/test/parallel_probe_bench.ko \
+		$(BUSYBOX_$(ARCH)) $(OUT)/bench
 
 ## make tools-test    build tools/sffs for the host and test them on images
 tools-test: tree

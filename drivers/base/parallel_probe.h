@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Dependency-aware parallel device probing: the hooks the driver core
+ * calls.  Without CONFIG_DRIVER_PARALLEL_PROBE they compile to what the
+ * driver core did before.
+ */
+#ifndef _DRIVERS_BASE_PARALLEL_PROBE_H
+#define _DRIVERS_BASE_PARALLEL_PROBE_H
+
+#include <linux/async.h>
+#include <linux/device.h>
+#include <linux/types.h>
+
+/**
+ * struct pprobe_stats - counters of the parallel probe scheduler
+ * @requests: asynchronous probe requests received
+ * @parked: requests that had to wait for a parent or a supplier
+ * @launched: probes handed to the async workers
+ * @probes: driver probe attempts (driver_probe_device() calls)
+ * @deferrals: attempts that ended in -EPROBE_DEFER
+ * @parked_now: devices waiting for a dependency right now
+ * @inflight: probes queued or running right now
+ */
+struct pprobe_stats {
+	unsigned int requests;
+	unsigned int parked;
+	unsigned int launched;
+	unsigned int probes;
+	unsigned int deferrals;
+	unsigned int parked_now;
+	unsigned int inflight;
+};
+
+#ifdef CONFIG_DRIVER_PARALLEL_PROBE
+bool driver_pprobe_active(void);
+bool driver_pprobe_wanted(struct device_driver *drv);
+void driver_pprobe_schedule(struct device *dev, async_func_t fn);
+void driver_pprobe_kick(void);
+void driver_pprobe_forget(struct device *dev);
+u64 driver_pprobe_clock(void);
+void driver_pprobe_record(struct device *dev, struct device_driver *drv,
+			  u64 start, int ret);
+void driver_pprobe_get_stats(struct pprobe_stats *stats);
+bool device_links_suppliers_ready(struct device *dev);
+#else
+static inline bool driver_pprobe_active(void)
+{
+	return false;
+}
+
+static inline bool driver_pprobe_wanted(struct device_driver *drv)
+{
+	return false;
+}
+
+static inline void driver_pprobe_schedule(struct device *dev, async_func_t fn)
+{
+	async_schedule_dev(fn, dev);
+}
+
+static inline void driver_pprobe_kick(void) { }
+static inline void driver_pprobe_forget(struct device *dev) { }
+
+static inline u64 driver_pprobe_clock(void)
+{
+	return 0;
+}
+
+static inline void driver_pprobe_record(struct device *dev,
+					struct device_driver *drv,
+					u64 start, int ret) { }
+#endif
+
+#endif /* _DRIVERS_BASE_PARALLEL_PROBE_H */

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of dependency-aware parallel probing.
+ *
+ * Each test builds random graphs of platform devices: a device may have
+ * a parent among the devices registered before it and device links to
+ * suppliers among them.  The test driver's probe sleeps a little, so
+ * probes overlap, and checks that the parent and every supplier of its
+ * device are bound; its remove checks that no consumer is still bound.
+ * The graphs come from a seeded PRNG, printed, so a failure can be
+ * replayed with parallel_probe_test.seed=.
+ */
+
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/prandom.h>
+
+#include "base.h"
+#include "parallel_probe.h"
+
+static unsigned int graphs = 1000;
+module_param(graphs, uint, 0444);
+MODULE_PARM_DESC(graphs, "random graphs probed, unbound and probed again");
+
+static unsigned long seed = 20240601;
+module_param(seed, ulong, 0444);
+MODULE_PARM_DESC(seed, "seed of the random graphs");
+
+#define PPT_MAX		16
+#define PPT_DRV		"pprobe-test"
+#define PPT_LATE_DRV	"pprobe-test-late"
+
+struct ppt_graph;
+
+struct ppt_node {
+	struct ppt_graph *g;
+	struct platform_device *pdev;
+	int parent;
+	DECLARE_BITMAP(suppliers, PPT_MAX);
+	unsigned int delay_us;
+	bool late;		/* bound by the late driver */
+	bool gone;		/* unregistered, or about to be */
+	bool bound;		/* between the end of probe and remove */
+	atomic_t probes;
+	atomic_t removes;
+};
+
+struct ppt_graph {
+	int n;
+	struct ppt_node node[PPT_MAX];
+	atomic_t order_errors;
+	atomic_t running;
+	atomic_t max_running;
+};
+
+static struct ppt_node *ppt_node_of(struct device *dev)
+{
+	return *(struct ppt_node **)dev_get_platdata(dev);
+}
+
+static int ppt_probe(struct platform_device *pdev)
+{
+	struct ppt_node *nd = ppt_node_of(&pdev->dev);
+	struct ppt_graph *g = nd->g;
+	int running, max, i;
+
+	running = atomic_inc_return(&g->running);
+	max = atomic_read(&g->max_running);
+	while (running > max && !atomic_try_cmpxchg(&g->max_running, &max, running))
+		;
+
+	if (nd->parent >= 0 && !READ_ONCE(g->node[nd->parent].bound) &&
+	    !READ_ONCE(g->node[nd->parent].gone))
+		atomic_inc(&g->order_errors);
+	for_each_set_bit(i, nd->suppliers, g->n)
+		if (!READ_ONCE(g->node[i].bound) && !READ_ONCE(g->node[i].gone))
+			atomic_inc(&g->order_errors);
+
+	usleep_range(nd->delay_us, nd->delay_us + 20);
+
+	atomic_inc(&nd->probes);
+	WRITE_ONCE(nd->bound, true);
+	atomic_dec(&g->running);
+	return 0;
+}
+
+static int ppt_remove(struct platform_device *pdev)
+{
+	struct ppt_node *nd = ppt_node_of(&pdev->dev);
+	struct ppt_graph *g = nd->g;
+	int self = nd - g->node, i;
+
+	/* device links unbind consumers before their supplier */
+	for (i = self + 1; i < g->n; i++)
+		if (test_bit(self, g->node[i].suppliers) &&
+		    READ_ONCE(g->node[i].bound))
+			atomic_inc(&g->order_errors);
+
+	WRITE_ONCE(nd->bound, false);
+	atomic_inc(&nd->removes);
+	return 0;
+}
+
+static struct platform_driver ppt_driver = {
+	.probe = ppt_probe,
+	.remove = ppt_remove,
+	.driver = {
+		.name = PPT_DRV,
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static struct platform_driver ppt_late_driver = {
+	.probe = ppt_probe,
+	.remove = ppt_remove,
+	.driver = {
+		.name = PPT_LATE_DRV,
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+/*
+ * A random graph of 2..PPT_MAX devices.  Edges only go from later to
+ * earlier devices, so it is acyclic; @late_pct percent of the devices are
+ * for the late driver, and are nobody's parent.
+ */
+static void ppt_random_graph(struct rnd_state *rnd, struct ppt_graph *g,
+			     int late_pct)
+{
+	int i, j;
+
+	memset(g, 0, sizeof(*g));
+	g->n = 2 + prandom_u32_state(rnd) % (PPT_MAX - 1);
+	for (i = 0; i < g->n; i++) {
+		struct ppt_node *nd = &g->node[i];
+
+		nd->g = g;
+		nd->parent = -1;
+		if (i && prandom_u32_state(rnd) % 4 == 0)
+			nd->parent = prandom_u32_state(rnd) % i;
+		for (j = 0; j < i; j++)
+			if (prandom_u32_state(rnd) % 100 < 25)
+				__set_bit(j, nd->suppliers);
+		nd->delay_us = 50 + prandom_u32_state(rnd) % 400;
+		nd->late = prandom_u32_state(rnd) % 100 < late_pct;
+		/*
+		 * A child waits for its parent's probe only if one is
+		 * pending: it does not need its parent's driver.
+		 */
+		if (nd->parent >= 0 && g->node[nd->parent].late)
+			nd->parent = -1;
+	}
+}
+
+static void ppt_register_devices(struct kunit *test, struct ppt_graph *g)
+{
+	int i, j;
+
+	for (i = 0; i < g->n; i++) {
+		struct ppt_node *nd = &g->node[i];
+		struct platform_device_info info = {
+			.name = nd->late ? PPT_LATE_DRV : PPT_DRV,
+			.id = i,
+			.data = &nd,
+			.size_data = sizeof(nd),
+			.parent = nd->parent >= 0 ?
+				  &g->node[nd->parent].pdev->dev : NULL,
+		};
+
+		nd->pdev = platform_device_register_full(&info);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(nd->pdev));
+		for_each_set_bit(j, nd->suppliers, i) {
+			struct device_link *link;
+
+			link = device_link_add(&nd->pdev->dev,
+					       &g->node[j].pdev->dev, 0);
+			KUNIT_ASSERT_NOT_NULL(test, link);
+		}
+	}
+}
+
+static void ppt_unregister_devices(struct ppt_graph *g)
+{
+	int i;
+
+	for (i = g->n - 1; i >= 0; i--) {
+		if (g->node[i].gone)
+			continue;
+		WRITE_ONCE(g->node[i].gone, true);
+		platform_device_unregister(g->node[i].pdev);
+	}
+}
+
+static unsigned int ppt_deferrals(void)
+{
+	struct pprobe_stats st;
+
+	driver_pprobe_get_stats(&st);
+	return st.deferrals;
+}
+
+static unsigned int ppt_parked(void)
+{
+	struct pprobe_stats st;
+
+	driver_pprobe_get_stats(&st);
+	return st.parked_now;
+}
+
+/* every device bound, @probes probes and @probes - 1 removes each */
+static bool ppt_check_bound(struct kunit *test, struct ppt_graph *g,
+			    int probes, unsigned int iter)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < g->n; i++) {
+		struct ppt_node *nd = &g->node[i];
+
+		if (nd->pdev->dev.driver && atomic_read(&nd->probes) == probes &&
+		    atomic_read(&nd->removes) == probes - 1)
+			continue;
+		KUNIT_FAIL(test, "graph %u device %d: driver %p probes %d removes %d",
+			   iter, i, nd->pdev->dev.driver,
+			   atomic_read(&nd->probes), atomic_read(&nd->removes));
+		ok = false;
+	}
+	return ok;
+}
+
+static void ppt_init(struct kunit *test, struct rnd_state *rnd)
+{
+	if (!driver_pprobe_active())
+		kunit_skip(test, "driver_parallel_probe=off");
+	prandom_seed_state(rnd, seed);
+	kunit_info(test, "seed %lu\n", seed);
+}
+
+/*
+ * Random graphs, probed in parallel when the driver registers, unbound
+ * by unregistering the driver and probed again by registering it again.
+ * wait_for_device_probe() must return only when all of them are bound,
+ * in order, each once, and without -EPROBE_DEFER: every dependency is
+ * declared by a device link before the driver comes.
+ */
+static void ppt_random_graphs(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	unsigned int iter, deferrals, max_running = 0;
+	struct rnd_state rnd;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+	deferrals = ppt_deferrals();
+
+	for (iter = 0; iter < graphs; iter++) {
+		bool ok;
+
+		ppt_random_graph(&rnd, g, 0);
+		ppt_register_devices(test, g);
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		wait_for_device_probe();
+		ok = ppt_check_bound(test, g, 1, iter);
+
+		platform_driver_unregister(&ppt_driver);
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		wait_for_device_probe();
+		ok &= ppt_check_bound(test, g, 2, iter);
+		max_running = max_t(unsigned int, max_running,
+				    atomic_read(&g->max_running));
+
+		platform_driver_unregister(&ppt_driver);
+		ppt_unregister_devices(g);
+
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&g->order_errors), 0,
+				    "graph %u: probed before a supplier or parent, or removed after a consumer",
+				    iter);
+		KUNIT_EXPECT_EQ_MSG(test, ppt_deferrals(), deferrals,
+				    "graph %u: -EPROBE_DEFER", iter);
+		deferrals = ppt_deferrals();
+		if (!ok || atomic_read(&g->order_errors))
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+	/* independent devices must have probed concurrently */
+	KUNIT_EXPECT_GT(test, max_running, 1);
+	kunit_info(test, "%u graphs, up to %u probes at once\n", iter,
+		   max_running);
+}
+
+/*
+ * The driver goes away while its probes are queued, running or parked.
+ * Once driver_unregister() returns no probe of it runs and no device is
+ * bound to it; the parked requests go when their devices do.
+ */
+static void ppt_driver_unregister_in_flight(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct rnd_state rnd;
+	unsigned int iter;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+
+	for (iter = 0; iter < graphs / 4; iter++) {
+		ppt_random_graph(&rnd, g, 0);
+		ppt_register_devices(test, g);
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		usleep_range(1, 1 + prandom_u32_state(&rnd) % 1000);
+		platform_driver_unregister(&ppt_driver);
+
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->running), 0);
+		for (i = 0; i < g->n; i++) {
+			struct ppt_node *nd = &g->node[i];
+
+			KUNIT_EXPECT_NULL(test, nd->pdev->dev.driver);
+			KUNIT_EXPECT_EQ(test, atomic_read(&nd->probes),
+					atomic_read(&nd->removes));
+		}
+		wait_for_device_probe();
+		ppt_unregister_devices(g);
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
+		if (atomic_read(&g->order_errors))
+			break;
+	}
+}
+
+static bool ppt_intact(struct ppt_graph *g, int i)
+{
+	int j;
+
+	if (g->node[i].gone)
+		return false;
+	if (g->node[i].parent >= 0 && !ppt_intact(g, g->node[i].parent))
+		return false;
+	for_each_set_bit(j, g->node[i].suppliers, i)
+		if (!ppt_intact(g, j))
+			return false;
+	return true;
+}
+
+static bool ppt_descends(struct ppt_graph *g, int i, int ancestor)
+{
+	while (i >= 0 && i != ancestor)
+		i = g->node[i].parent;
+	return i == ancestor;
+}
+
+/* a device goes after its children, as when a bus driver removes them */
+static void ppt_unregister_subtree(struct ppt_graph *g, int top)
+{
+	int i;
+
+	for (i = g->n - 1; i >= top; i--) {
+		if (g->node[i].gone || !ppt_descends(g, i, top))
+			continue;
+		WRITE_ONCE(g->node[i].gone, true);
+		platform_device_unregister(g->node[i].pdev);
+	}
+}
+
+/*
+ * Devices are unregistered while the graph probes.  Those that keep their
+ * parent and suppliers end up bound exactly once; the others are bound
+ * at most once; nothing is left parked.
+ */
+static void ppt_device_removal_in_flight(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct rnd_state rnd;
+	unsigned int iter;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+
+	for (iter = 0; iter < graphs / 4; iter++) {
+		ppt_random_graph(&rnd, g, 0);
+		ppt_register_devices(test, g);
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		for (i = 0; i < g->n; i++) {
+			if (prandom_u32_state(&rnd) % 4)
+				continue;
+			usleep_range(1, 1 + prandom_u32_state(&rnd) % 300);
+			ppt_unregister_subtree(g, i);
+		}
+		wait_for_device_probe();
+
+		for (i = 0; i < g->n; i++) {
+			struct ppt_node *nd = &g->node[i];
+			int bound = atomic_read(&nd->probes) -
+				    atomic_read(&nd->removes);
+
+			if (nd->gone)
+				continue;
+			if (ppt_intact(g, i)) {
+				KUNIT_EXPECT_EQ_MSG(test, bound, 1, "graph %u device %d",
+						    iter, i);
+				KUNIT_EXPECT_EQ(test, atomic_read(&nd->probes), 1);
+			} else {
+				KUNIT_EXPECT_LE(test, bound, 1);
+				KUNIT_EXPECT_GE(test, bound, 0);
+			}
+		}
+		platform_driver_unregister(&ppt_driver);
+		ppt_unregister_devices(g);
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
+		if (atomic_read(&g->order_errors))
+			break;
+	}
+}
+
+/*
+ * Some suppliers' driver comes late.  Their consumers wait parked, not on
+ * the deferred list, and bind as soon as it comes, without -EPROBE_DEFER;
+ * wait_for_device_probe() does not wait for them in between.
+ */
+static void ppt_late_supplier(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	unsigned int iter, deferrals;
+	struct rnd_state rnd;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+	deferrals = ppt_deferrals();
+
+	for (iter = 0; iter < graphs / 4; iter++) {
+		ppt_random_graph(&rnd, g, 20);
+		ppt_register_devices(test, g);
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		wait_for_device_probe();
+		for (i = 0; i < g->n; i++) {
+			struct ppt_node *nd = &g->node[i];
+			bool waits = nd->late;
+			int j;
+
+			if (nd->parent >= 0)
+				waits |= !READ_ONCE(g->node[nd->parent].bound);
+
+			for_each_set_bit(j, nd->suppliers, i)
+				waits |= !READ_ONCE(g->node[j].bound);
+			KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(nd->bound), !waits,
+					    "graph %u device %d", iter, i);
+		}
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_late_driver), 0);
+		wait_for_device_probe();
+		ppt_check_bound(test, g, 1, iter);
+
+		platform_driver_unregister(&ppt_late_driver);
+		platform_driver_unregister(&ppt_driver);
+		ppt_unregister_devices(g);
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
+		KUNIT_EXPECT_EQ_MSG(test, ppt_deferrals(), deferrals,
+				    "graph %u: -EPROBE_DEFER", iter);
+		deferrals = ppt_deferrals();
+		if (atomic_read(&g->order_errors))
+			break;
+	}
+}
+
+static struct kunit_case parallel_probe_cases[] = {
+	KUNIT_CASE(ppt_random_graphs),
+	KUNIT_CASE(ppt_driver_unregister_in_flight),
+	KUNIT_CASE(ppt_device_removal_in_flight),
+	KUNIT_CASE(ppt_late_supplier),
+	{}
+};
+
+static struct kunit_suite parallel_probe_suite = {
+	.name = "parallel_probe",
+	.test_cases = parallel_probe_cases,
+};
+
+kunit_test_suite(parallel_probe_suite);
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-probe.sh ARCH KERNEL STOCK_KERNEL BENCH_KO BUSYBOX OUT
+#
+# Device probing, in one run on this machine, with the same kernel and the
+# same graph (parallel_probe_bench.ko, 64 devices by default): synchronous
+# probing ("driver_parallel_probe=off"), mainline asynchronous probing
+# ("driver_parallel_probe=off driver_async_probe=*") and the series
+# (default), each BENCH_REPS times in one boot.  Then the time from power
+# on to /init of KERNEL without the module against STOCK_KERNEL (the base
+# without the series), BENCH_BOOTS boots each.  Writes OUT/probe.json,
+# OUT/probe.md and OUT/probe*.png.
+set -uo pipefail
+arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
+here=$(cd "$(dirname "$0")" && pwd)
+reps=${BENCH_REPS:-3}
+boots=${BENCH_BOOTS:-5}
+params=${BENCH_PARAMS:-}
+mkdir -p "$out"
+rc=0
+
+declare -A append=(
+	[sync]="driver_parallel_probe=off"
+	[async]="driver_parallel_probe=off driver_async_probe=*"
+	[series]=""
+)
+for mode in sync async series; do
+	echo "== $arch $mode: ${append[$mode]:-(default)}"
+	"$here/qemu-run" --arch "$arch" --kernel "$kernel" --busybox "$busybox" \
+		--name "bench-probe-$arch-$mode" --workdir "$out/probe-$arch-$mode" \
+		--payload "$ko:parallel_probe_bench.ko" \
+		--payload "$here/bench/probe-guest.sh:probe-guest.sh" \
+		--append "${append[$mode]}" --mem 256 --timeout 900 \
+		--run "./probe-guest.sh $mode $reps $params" |
+		grep -E '^(ok|not ok|PASS|FAIL)' | sed 's/^/   /' || rc=1
+done
+for k in stock series; do
+	img=$kernel
+	[ "$k" = stock ] && img=$stock
+	for b in $(seq 1 "$boots"); do
+		"$here/qemu-run" --arch "$arch" --kernel "$img" --busybox "$busybox" \
+			--name "bench-boot-$arch-$k-$b" \
+			--workdir "$out/boot-$arch-$k-$b" --mem 256 --timeout 300 \
+			--run 'echo ok 1 boot' >/dev/null || rc=1
+	done
+done
+
+python3 "$here/bench/probe-report.py" "$arch" "$out" "$reps" "$boots" || rc=1
+sed -n 's/.*# TIMELINE //p' "$out/probe-$arch-series/console.log" | tr -d '\r' \
+	> "$out/probe-$arch-timeline.txt"
+python3 "$here/../tools/driver/probechart.py" --slack 20000 \
+	--title "Series: probes of parallel_probe_bench.ko, $arch guest" \
+	"$out/probe-$arch-timeline.txt" > "$out/probe-$arch-timeline.svg" || rc=1
+exit $rc
