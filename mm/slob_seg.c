@@ -82,6 +82,7 @@ static const unsigned short seg_sizes[] = {
 	8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224,
 	256, 288, 336, 400, 448, 512, 576, 672, 816, 1024, 1360, 2048,
 };
+
 #define SEG_NR_CLASSES	ARRAY_SIZE(seg_sizes)
 
 enum seg_kind {
@@ -94,7 +95,7 @@ enum seg_kind {
 };
 
 struct slob_seg_pool {
-	spinlock_t lock;
+	spinlock_t lock;		/* the pool and its slabs */
 	struct list_head partial;	/* slabs with a free object */
 	unsigned short size;		/* bytes per object slot */
 	unsigned short objs;		/* slots per slab */
@@ -106,8 +107,12 @@ struct slob_seg_pool {
 /* DMA pages go straight back to the page allocator, never to the spares. */
 #ifdef CONFIG_ZONE_DMA
 #define SEG_DMA_KIND	SEG_DMA
+#define SEG_GFP_DMA	__GFP_DMA
+#define SEG_CACHE_DMA	SLAB_CACHE_DMA
 #else
 #define SEG_DMA_KIND	SEG_NR_KINDS
+#define SEG_GFP_DMA	0
+#define SEG_CACHE_DMA	0
 #endif
 
 static struct slob_seg_pool seg_pools[SEG_NR_KINDS][SEG_NR_CLASSES];
@@ -181,17 +186,14 @@ static inline enum node_stat_item seg_stat(const struct slob_seg_pool *p)
 					NR_SLAB_UNRECLAIMABLE_B;
 }
 
-static inline struct slob_seg_pool *seg_gfp_pool(unsigned int class, gfp_t gfp)
+/* The pool of kmalloc(size, gfp); size is at most seg_kmalloc_max. */
+static inline struct slob_seg_pool *seg_kmalloc_pool(size_t size, gfp_t gfp)
 {
-	enum seg_kind kind = SEG_NORMAL;
+	unsigned int class = seg_kmalloc_class[DIV_ROUND_UP(size, SEG_QUANTUM)];
+	unsigned int kind = SEG_NORMAL;
 
-#ifdef CONFIG_ZONE_DMA
-	if (unlikely(gfp & __GFP_DMA))
-		kind = SEG_DMA;
-	else
-#endif
-	if (unlikely(gfp & __GFP_RECLAIMABLE))
-		kind = SEG_RECLAIM;
+	if (unlikely(gfp & (SEG_GFP_DMA | __GFP_RECLAIMABLE)))
+		kind = gfp & SEG_GFP_DMA ? SEG_DMA_KIND : SEG_RECLAIM;
 	return &seg_pools[kind][class];
 }
 
@@ -200,7 +202,7 @@ static void seg_report(const char *what, void *obj, unsigned int size,
 		       unsigned int offset)
 {
 	atomic_long_inc(&seg_debug_errors);
-	pr_err("slob_seg: %s: object %px, slot of %u bytes, offset %u\n",
+	pr_err("slob_seg: %s: object %p, slot of %u bytes, offset %u\n",
 	       what, obj, size, offset);
 	print_hex_dump(KERN_ERR, "slob_seg: ", DUMP_PREFIX_OFFSET, 16, 1, obj,
 		       min_t(unsigned int, size, 64), false);
@@ -296,10 +298,12 @@ unsigned long slob_seg_debug_errors(void)
 #else
 static inline void seg_debug_alloc(void *obj, struct slob_seg_pool *p,
 				   unsigned int orig) { }
+
 static inline bool seg_debug_free(void *obj, struct slab *slab, bool rcu)
 {
 	return true;
 }
+
 static inline void seg_debug_poison(void *obj, struct slob_seg_pool *p) { }
 static inline void seg_debug_ksize(void *obj, struct slob_seg_pool *p) { }
 
@@ -523,8 +527,7 @@ __do_kmalloc_node(size_t size, gfp_t gfp, int node, unsigned long caller)
 	if (likely(size <= seg_kmalloc_max)) {
 		if (unlikely(!size))
 			return ZERO_SIZE_PTR;
-		p = seg_gfp_pool(seg_kmalloc_class[DIV_ROUND_UP(size,
-							SEG_QUANTUM)], gfp);
+		p = seg_kmalloc_pool(size, gfp);
 		ret = seg_alloc(p, gfp, node);
 		/*
 		 * kmalloc() objects may use their whole slot (ksize()), so
@@ -580,8 +583,7 @@ size_t kmalloc_size_roundup(size_t size)
 	if (unlikely(size == SIZE_MAX))
 		return SIZE_MAX;
 	if (size <= seg_kmalloc_max)
-		return seg_usable(&seg_pools[SEG_NORMAL][seg_kmalloc_class[
-					DIV_ROUND_UP(size, SEG_QUANTUM)]]);
+		return seg_usable(seg_kmalloc_pool(size, 0));
 	return PAGE_SIZE << get_order(size);
 }
 EXPORT_SYMBOL(kmalloc_size_roundup);
@@ -592,8 +594,7 @@ size_t __ksize(const void *block)
 	struct folio *folio;
 	struct slab *slab;
 
-	BUG_ON(!block);
-	if (unlikely(block == ZERO_SIZE_PTR))
+	if (unlikely(ZERO_OR_NULL_PTR(block)))
 		return 0;
 
 	folio = virt_to_folio(block);
@@ -609,7 +610,7 @@ size_t __ksize(const void *block)
  */
 static struct slob_seg_pool *seg_find_pool(unsigned int size,
 					   unsigned int align,
-					   enum seg_kind kind)
+					   unsigned int kind)
 {
 	unsigned int i;
 
@@ -622,7 +623,7 @@ static struct slob_seg_pool *seg_find_pool(unsigned int size,
 
 int __kmem_cache_create(struct kmem_cache *c, slab_flags_t flags)
 {
-	enum seg_kind kind = SEG_NORMAL;
+	unsigned int kind = SEG_NORMAL;
 
 	/* The rcu_head for SLAB_TYPESAFE_BY_RCU goes after the object. */
 	if (flags & SLAB_TYPESAFE_BY_RCU)
@@ -631,12 +632,9 @@ int __kmem_cache_create(struct kmem_cache *c, slab_flags_t flags)
 	c->size = ALIGN(c->size, sizeof(void *));
 	c->flags = flags;
 
-#ifdef CONFIG_ZONE_DMA
-	if (flags & SLAB_CACHE_DMA)
-		kind = SEG_DMA;
-	else
-#endif
-	if (flags & SLAB_RECLAIM_ACCOUNT)
+	if (flags & SEG_CACHE_DMA)
+		kind = SEG_DMA_KIND;
+	else if (flags & SLAB_RECLAIM_ACCOUNT)
 		kind = SEG_RECLAIM;
 	/*
 	 * DMA32 caches and objects larger than the classes are whole pages
@@ -806,8 +804,7 @@ bool slob_seg_kmalloc_usage(size_t size, struct slob_seg_usage *u)
 
 	if (!size || size > seg_kmalloc_max)
 		return false;
-	p = &seg_pools[SEG_NORMAL][seg_kmalloc_class[DIV_ROUND_UP(size,
-							SEG_QUANTUM)]];
+	p = seg_kmalloc_pool(size, 0);
 	u->slot = p->size;
 	u->objects = READ_ONCE(p->nr_objs);
 	u->slabs = READ_ONCE(p->nr_slabs);

@@ -7,6 +7,9 @@
 
 #include <linux/types.h>
 
+/* Free objects a CPU may hold per size class, out of the pool's count. */
+#define SLOB_SEG_CPU_MAX	8
+
 /* Live objects and pages of the size class that serves kmalloc(size). */
 struct slob_seg_usage {
 	unsigned int slot;		/* bytes per object */
