@@ -54,6 +54,8 @@
 #include <linux/mm.h>
 #include <linux/swap.h>
 #include <linux/cache.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/init.h>
 #include <linux/export.h>
 #include <linux/rcupdate.h>
@@ -74,13 +76,16 @@
 
 /*
  * Object sizes of the classes.  Up to 128 bytes, where most objects
- * are, the steps are 8 or 16 bytes; above, the sizes cut a 4 KiB page
+ * are, the steps are 8 or 16 bytes; above, most sizes cut a 4 KiB page
  * into 14, 12, 10, 9, 8, 7, 6, 5, 4, 3 and 2 objects with at most a few
  * dozen bytes left over, which SLUB's power-of-two kmalloc caches do not.
+ * 320, 384, 640 and 768 are there for kmalloc() where it aligns objects
+ * to 64 bytes (ARCH_KMALLOC_MINALIGN on 32-bit ARM).
  */
 static const unsigned short seg_sizes[] = {
 	8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224,
-	256, 288, 336, 400, 448, 512, 576, 672, 816, 1024, 1360, 2048,
+	256, 288, 320, 336, 384, 400, 448, 512, 576, 640, 672, 768, 816,
+	1024, 1360, 2048,
 };
 
 #define SEG_NR_CLASSES	ARRAY_SIZE(seg_sizes)
@@ -100,8 +105,9 @@ struct slob_seg_pool {
 	unsigned short size;		/* bytes per object slot */
 	unsigned short objs;		/* slots per slab */
 	unsigned char kind;
+	unsigned char class;		/* index in seg_sizes */
 	unsigned int nr_slabs;
-	unsigned long nr_objs;		/* live objects */
+	unsigned long nr_objs;		/* objects out of the slabs */
 };
 
 /* DMA pages go straight back to the page allocator, never to the spares. */
@@ -120,6 +126,24 @@ static struct slob_seg_pool seg_pools[SEG_NR_KINDS][SEG_NR_CLASSES];
 /* kmalloc(size): class index by DIV_ROUND_UP(size, SEG_QUANTUM). */
 static u8 seg_kmalloc_class[SEG_MAX / SEG_QUANTUM + 1] __ro_after_init;
 static unsigned int seg_kmalloc_max __ro_after_init;
+
+/*
+ * Each CPU keeps a few free objects of each class of normal memory, at
+ * most SEG_CPU_BYTES of them and never more than SEG_CPU_MAX, and moves
+ * half of that between itself and the pool under one lock, so that most
+ * allocations and frees take no lock and two CPUs rarely meet on one.
+ * The objects are few so that what a CPU holds costs little memory.
+ */
+#define SEG_CPU_MAX	SLOB_SEG_CPU_MAX
+#define SEG_CPU_BYTES	512
+
+struct seg_cpu_stack {
+	unsigned int n;
+	void *objs[SEG_CPU_MAX];
+};
+
+static DEFINE_PER_CPU(struct seg_cpu_stack [SEG_NR_CLASSES], seg_cpu);
+static u8 seg_cpu_cap[SEG_NR_CLASSES] __ro_after_init;
 
 /* Empty pages kept for any class; see the comment at the top. */
 #define SEG_SPARE_MAX	2
@@ -390,41 +414,31 @@ static void seg_free_slab(struct slab *slab, struct slob_seg_pool *p)
 	__free_page(page);
 }
 
-static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
+/* An object from the first partial slab, or NULL; the pool is locked. */
+static void *seg_take(struct slob_seg_pool *p)
 {
-	struct slab *slab, *new = NULL;
-	unsigned long flags;
+	struct slab *slab;
 	void *obj;
 
-	spin_lock_irqsave(&p->lock, flags);
 	slab = list_first_entry_or_null(&p->partial, struct slab, slab_list);
-	if (unlikely(!slab)) {
-		spin_unlock_irqrestore(&p->lock, flags);
-		new = seg_new_slab(p, gfp, node);
-		if (!new)
-			return NULL;
-		spin_lock_irqsave(&p->lock, flags);
-		/* Another CPU may have added a slab meanwhile: use it first. */
-		list_add_tail(&new->slab_list, &p->partial);
-		p->nr_slabs++;
-		slab = list_first_entry(&p->partial, struct slab, slab_list);
-	}
+	if (!slab)
+		return NULL;
 	obj = slab->freelist;
 	slab->freelist = seg_get_fp(obj, p->size);
 	p->nr_objs++;
 	if (++slab->units == p->objs)
 		list_del(&slab->slab_list);
-	spin_unlock_irqrestore(&p->lock, flags);
 	return obj;
 }
 
-static void seg_free_obj(void *obj, struct slab *slab)
+/*
+ * Put an object back into its slab; the pool is locked.  Returns the slab
+ * if it is now empty, off the lists, for the caller to free unlocked.
+ */
+static struct slab *seg_put(struct slob_seg_pool *p, void *obj)
 {
-	struct slob_seg_pool *p = slab->pool;
-	unsigned long flags;
+	struct slab *slab = virt_to_slab(obj);
 
-	seg_debug_poison(obj, p);
-	spin_lock_irqsave(&p->lock, flags);
 	seg_set_fp(obj, p->size, slab->freelist);
 	slab->freelist = obj;
 	p->nr_objs--;
@@ -434,11 +448,128 @@ static void seg_free_obj(void *obj, struct slab *slab)
 	} else if (!slab->units) {
 		list_del(&slab->slab_list);
 		p->nr_slabs--;
+		return slab;
+	}
+	return NULL;
+}
+
+/* Refill this CPU's stack, interrupts off, and take an object from it. */
+static void *seg_cpu_refill(struct slob_seg_pool *p, struct seg_cpu_stack *st)
+{
+	unsigned int want = seg_cpu_cap[p->class] / 2 + 1;
+	void *obj;
+
+	spin_lock(&p->lock);
+	while (st->n < want) {
+		obj = seg_take(p);
+		if (!obj)
+			break;
+		st->objs[st->n++] = obj;
+	}
+	spin_unlock(&p->lock);
+	return st->n ? st->objs[--st->n] : NULL;
+}
+
+static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
+{
+	struct slab *new;
+	unsigned long flags;
+	void *obj;
+
+	if (seg_cpu_cap[p->class] && p->kind == SEG_NORMAL) {
+		struct seg_cpu_stack *st;
+
+		local_irq_save(flags);
+		st = this_cpu_ptr(&seg_cpu[p->class]);
+		obj = st->n ? st->objs[--st->n] : seg_cpu_refill(p, st);
+		local_irq_restore(flags);
+		if (obj)
+			return obj;
+	} else {
+		spin_lock_irqsave(&p->lock, flags);
+		obj = seg_take(p);
 		spin_unlock_irqrestore(&p->lock, flags);
-		seg_free_slab(slab, p);
+		if (obj)
+			return obj;
+	}
+
+	new = seg_new_slab(p, gfp, node);
+	if (!new)
+		return NULL;
+	spin_lock_irqsave(&p->lock, flags);
+	/* Another CPU may have added a slab meanwhile: use it first. */
+	list_add_tail(&new->slab_list, &p->partial);
+	p->nr_slabs++;
+	obj = seg_take(p);
+	spin_unlock_irqrestore(&p->lock, flags);
+	return obj;
+}
+
+/* Give half of a CPU stack back to the pool; interrupts are off. */
+static void seg_cpu_flush(struct slob_seg_pool *p, struct seg_cpu_stack *st,
+			  unsigned int keep)
+{
+	struct slab *empty[SEG_CPU_MAX];
+	unsigned int n = 0;
+
+	spin_lock(&p->lock);
+	while (st->n > keep) {
+		struct slab *slab = seg_put(p, st->objs[--st->n]);
+
+		if (slab)
+			empty[n++] = slab;
+	}
+	spin_unlock(&p->lock);
+	while (n)
+		seg_free_slab(empty[--n], p);
+}
+
+static void seg_free_obj(void *obj, struct slab *slab)
+{
+	struct slob_seg_pool *p = slab->pool;
+	unsigned long flags;
+
+	seg_debug_poison(obj, p);
+	if (seg_cpu_cap[p->class] && p->kind == SEG_NORMAL) {
+		struct seg_cpu_stack *st;
+
+		local_irq_save(flags);
+		st = this_cpu_ptr(&seg_cpu[p->class]);
+		if (unlikely(st->n == seg_cpu_cap[p->class]))
+			seg_cpu_flush(p, st, seg_cpu_cap[p->class] / 2);
+		st->objs[st->n++] = obj;
+		local_irq_restore(flags);
 		return;
 	}
+	spin_lock_irqsave(&p->lock, flags);
+	slab = seg_put(p, obj);
 	spin_unlock_irqrestore(&p->lock, flags);
+	if (slab)
+		seg_free_slab(slab, p);
+}
+
+/* Give back every object @cpu holds. */
+static void seg_cpu_drain(unsigned int cpu)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	for (i = 0; i < SEG_NR_CLASSES; i++)
+		seg_cpu_flush(&seg_pools[SEG_NORMAL][i],
+			      per_cpu_ptr(&seg_cpu[i], cpu), 0);
+	local_irq_restore(flags);
+}
+
+static void seg_cpu_drain_local(void *unused)
+{
+	seg_cpu_drain(smp_processor_id());
+}
+
+static int seg_cpu_dead(unsigned int cpu)
+{
+	seg_cpu_drain(cpu);
+	return 0;
 }
 
 static void *seg_alloc_pages(size_t size, gfp_t gfp, int node)
@@ -777,12 +908,13 @@ void __kmem_cache_release(struct kmem_cache *c)
 {
 }
 
-/* Give the spare pages back: the only pages no object holds. */
+/* Give back what the CPUs hold, then the spare pages. */
 int __kmem_cache_shrink(struct kmem_cache *d)
 {
 	struct page *page;
 	unsigned long flags;
 
+	on_each_cpu(seg_cpu_drain_local, NULL, 1);
 	for (;;) {
 		page = NULL;
 		spin_lock_irqsave(&seg_spare_lock, flags);
@@ -835,6 +967,9 @@ void __init kmem_cache_init(void)
 			p->size = seg_sizes[i];
 			p->objs = PAGE_SIZE / seg_sizes[i];
 			p->kind = k;
+			p->class = i;
+			seg_cpu_cap[i] = min(SEG_CPU_MAX,
+					     SEG_CPU_BYTES / seg_sizes[i]);
 		}
 	}
 
@@ -869,6 +1004,9 @@ void __init kmem_cache_init(void)
 
 void __init kmem_cache_init_late(void)
 {
+	/* SLUB's state: SLUB is not built when this is. */
+	cpuhp_setup_state_nocalls(CPUHP_SLUB_DEAD, "mm/slob_seg:dead", NULL,
+				  seg_cpu_dead);
 	slab_state = FULL;
 }
 
