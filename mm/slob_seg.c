@@ -8,8 +8,8 @@
  * The walk is slow and gets slower as the heap fragments.
  *
  * This allocator keeps what makes SLOB small - no per-cache pages, no
- * per-CPU queues, no kmalloc cache array, little code - and replaces the
- * heap with size classes:
+ * kmalloc cache array, little code - and replaces the heap with size
+ * classes:
  *
  *  - Objects up to SEG_MAX bytes are served from size classes spaced
  *    8 bytes apart for small objects and then so that a page is cut
@@ -22,6 +22,11 @@
  *    with SLAB_RECLAIM_ACCOUNT, kmalloc with __GFP_RECLAIMABLE, so that
  *    SReclaimable in /proc/meminfo is right) and DMA.  Each pool has its
  *    own lock, so two CPUs contend only when they allocate the same size.
+ *
+ *  - Each CPU keeps a few free objects of each class of normal memory
+ *    (at most 8, and at most 512 bytes of them) and exchanges half of
+ *    them with the pool under one lock, so most allocations and frees
+ *    take no lock at all.
  *
  *  - All caches whose objects fall in the same class share its pages,
  *    as in SLOB.  A kmem_cache only remembers its pool.  Constructors
