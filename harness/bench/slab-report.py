@@ -127,7 +127,8 @@ def main():
                     head = [ln.rstrip() for ln in f if ln.startswith(
                         ('add/remove', 'Total'))]
                 lines += ['', 'bloat-o-meter, stock SLOB -> SLOB_SEG: ' +
-                          '; '.join(head)]
+                          ('; '.join(head) if head else 'failed, see ' +
+                           os.path.basename(bloat))]
         lines.append('')
     with open(os.path.join(out, 'slab.md'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
