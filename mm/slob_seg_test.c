@@ -504,24 +504,35 @@ static void seg_test_accounting(struct kunit *test)
 }
 
 #ifdef CONFIG_SLOB_SEG_DEBUG
-/* Two objects of one slab: the second is never the last one of it. */
+/*
+ * Two objects of one slab, so that freeing the second never frees the
+ * slab.  Objects come from the CPU's stack of free objects first, which
+ * may hold objects of several slabs: allocate until two share one.
+ */
 static void *seg_alloc_pair(struct kunit *test, size_t size, void **keep)
 {
-	unsigned int tries;
-	void *p;
+	void *objs[64], *p = NULL;
+	unsigned int n, i, a = 0, b = 0;
 
-	*keep = kmalloc(size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, *keep);
-	for (tries = 0; tries < 64; tries++) {
-		p = kmalloc(size, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, p);
-		if (virt_to_page(p) == virt_to_page(*keep))
-			return p;
-		kfree(*keep);
-		*keep = p;
+	for (n = 0; n < ARRAY_SIZE(objs) && !p; n++) {
+		objs[n] = kmalloc(size, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[n]);
+		for (i = 0; i < n; i++) {
+			if (virt_to_page(objs[i]) == virt_to_page(objs[n])) {
+				a = i;
+				b = n;
+				p = objs[n];
+				break;
+			}
+		}
 	}
-	KUNIT_FAIL(test, "no two objects of %zu bytes in one slab", size);
-	return NULL;
+	for (i = 0; i < n; i++)
+		if (i != a && i != b)
+			kfree(objs[i]);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p, "no two objects of %zu bytes in one slab",
+				  size);
+	*keep = objs[a];
+	return p;
 }
 
 static void seg_test_debug_overflow(struct kunit *test)
