@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-probe
+	harness-test tools-test bench-flash bench-probe bench-slab
 
 all: demo
 
@@ -72,12 +72,25 @@ tree: deps check
 series: tree
 	@python3 $(H)/series.py export $(TREE) $(OUT)/series
 
-## make kunit         every KUnit suite of the series on UML (lockdep, KASAN, UBSAN)
+## make kunit         every KUnit suite of the series on UML (lockdep, KASAN, UBSAN),
+##                    then all of them again on the segregated-fit SLOB
+KUNITCONFIGS = $(shell cd $(TOP) && git ls-files -co --exclude-standard -- \
+		'*/.kunitconfig' | grep -v '^harness/')
+# KASAN and the SLUB tests need SLUB: the second kernel has the rest of
+# harness/kunit/.kunitconfig and SLOB_SEG with its red zones instead.
 kunit: tree
 	@mkdir -p $(RESULTS)
-	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(RESULTS)/kunit \
-		$(H)/kunit/.kunitconfig $(shell cd $(TOP) && git ls-files -co \
-		--exclude-standard -- '*/.kunitconfig' | grep -v '^harness/')
+	@grep -v -e KASAN -e SLUB $(H)/kunit/.kunitconfig \
+		> $(BUILD)/kunit-slob-seg.kunitconfig
+	@$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(RESULTS)/kunit-main \
+		$(H)/kunit/.kunitconfig $(KUNITCONFIGS); \
+	$(H)/kunit.sh $(TREE) $(TREE)/.kunit-slob-seg $(RESULTS)/kunit-slob-seg \
+		$(BUILD)/kunit-slob-seg.kunitconfig $(KUNITCONFIGS) \
+		mm/slob_seg.kunitconfig; \
+	cat $(RESULTS)/kunit-main $(RESULTS)/kunit-slob-seg | awk \
+		'{ p += $$2; f += $$4; n++ } END { if (n != 2) f++; \
+		print "kunit: " p " passed, " f " failed"; exit f > 0 }' | \
+		tee $(RESULTS)/kunit; exit $${PIPESTATUS[1]}
 
 ## make kernel ARCH=  the QEMU test kernel (tiny + tests + series options)
 kernel: tree
@@ -141,6 +154,10 @@ module-test: tree
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
+
+## make bench-slab    SLAB, SLUB, SLOB and SLOB_SEG on small x86_64 and ARM guests
+bench-slab: tree
+	@$(H)/bench-slab.sh $(TREE) $(OUT)/bench
 
 ## make bench-flash   SFFS against UBIFS and JFFS2 at 256 MiB, 1 GiB, 4 GiB
 bench-flash: kernel ksft

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-slab.sh TREE OUT
+#
+# SLAB, SLUB, stock SLOB and the segregated-fit SLOB (SLOB_SEG), in one run
+# on this machine.  For each architecture (BENCH_ARCHES, default
+# "x86_64 arm") and allocator: a tiny kernel (tinyconfig, the
+# architecture's fragment, the allocator and the slab_bench module),
+# booted under TCG with 2 vCPUs and little RAM (x86_64 48 MiB, ARM 16 MiB;
+# BENCH_MEM_<arch> overrides; BENCH_ALLOCS or BENCH_ALLOCS_<arch> pick
+# allocators, default all four), reporting /proc/meminfo after boot and
+# after the slab_bench churn, and slab_bench's alloc+free timings.  Also
+# "size vmlinux" and scripts/bloat-o-meter against stock SLOB.  Writes
+# OUT/slab.json, OUT/slab.md and OUT/slab-*.png.
+set -uo pipefail
+tree=$(cd "$1" && pwd) out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+arches=${BENCH_ARCHES:-"x86_64 arm"}
+allocs=${BENCH_ALLOCS:-"slab slub slob seg"}
+declare -A mem=([x86_64]=${BENCH_MEM_x86_64:-48} [arm]=${BENCH_MEM_arm:-16})
+declare -A image=([x86_64]=arch/x86/boot/bzImage [arm]=arch/arm/boot/zImage)
+declare -A bb=([x86_64]=/bin/busybox
+	       [arm]=$(dirname "$tree")/dl/busybox-armhf/bin/busybox)
+declare -A cross=([x86_64]= [arm]=arm-linux-gnueabihf-)
+
+frag() {
+	case $1 in
+	slab) printf 'CONFIG_SLAB=y\n' ;;
+	slub) printf 'CONFIG_SLUB=y\n' ;;
+	slob) printf 'CONFIG_SLOB=y\n# CONFIG_SLOB_SEG is not set\n' ;;
+	seg) printf 'CONFIG_SLOB=y\nCONFIG_SLOB_SEG=y\n' ;;
+	esac
+	printf 'CONFIG_SLAB_BENCH=y\n'
+}
+
+for arch in $arches; do
+	arch_allocs=BENCH_ALLOCS_$arch
+	for a in ${!arch_allocs:-$allocs}; do
+		obj=$tree/.obj-bench-$arch-$a
+		mkdir -p "$obj"
+		frag "$a" > "$out/$arch-$a.config"
+		echo "== $arch $a: build"
+		"$here/kbuild.sh" "$arch" "$tree" "$obj" \
+			"$here/configs/$arch.config" "$out/$arch-$a.config" \
+			> "$out/$arch-$a-build.log" 2>&1 ||
+			{ tail -n 20 "$out/$arch-$a-build.log"; continue; }
+		size "$obj/vmlinux" | tail -n 1 > "$out/$arch-$a.size"
+		echo "== $arch $a: boot with ${mem[$arch]} MiB"
+		rm -rf "$out/$arch-$a"
+		"$here/qemu-run" --arch "$arch" --kernel "$obj/${image[$arch]}" \
+			--busybox "${bb[$arch]}" --name "bench-slab-$arch-$a" \
+			--workdir "$out/$arch-$a" --mem "${mem[$arch]}" --smp 2 \
+			--payload "$here/bench/slab-guest.sh:slab-guest.sh" \
+			--timeout 600 --run ./slab-guest.sh |
+			grep -E '^(PASS|FAIL|METRIC)' | sed 's/^/   /'
+	done
+	if [ -f "$tree/.obj-bench-$arch-slob/vmlinux" ] &&
+	   [ -f "$tree/.obj-bench-$arch-seg/vmlinux" ]; then
+		"$tree/scripts/bloat-o-meter" ${cross[$arch]:+-p ${cross[$arch]}} \
+			"$tree/.obj-bench-$arch-slob/vmlinux" \
+			"$tree/.obj-bench-$arch-seg/vmlinux" \
+			> "$out/$arch-bloat-o-meter.txt" 2>&1
+	fi
+done
+
+# The report covers every architecture and allocator: a pair this run
+# skipped shows "-".
+rm -f "$out"/slab*.png
+python3 "$here/bench/slab-report.py" "$out" "x86_64 arm" "slab slub slob seg" ||
+	exit 1
+for what in memory churn ops; do
+	[ -f "$out/slab-$what.gp" ] && gnuplot "$out/slab-$what.gp"
+done
+ls "$out"/slab*.png
