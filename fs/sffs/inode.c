@@ -256,6 +256,11 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	in->compr = SFFS_I(inode)->compr;
 	if (dlen)
 		memcpy(in->data, inode->i_link, dlen);
+	/*
+	 * Recorded when the node is built, not when it is on the flash: if
+	 * journaling it fails, that failure is reported, and data written
+	 * back later up to this size goes without an inode node of its own.
+	 */
 	SFFS_I(inode)->flash_size = inode->i_size;
 	*wn = (struct sffs_wnode){
 		.buf = in, .len = sizeof(*in) + dlen, .type = SFFS_NODE_INODE,
