@@ -159,9 +159,20 @@ harness-test:
 bench-slab: tree
 	@$(H)/bench-slab.sh $(TREE) $(OUT)/bench
 
-## make bench-flash   SFFS against UBIFS and JFFS2 at 256 MiB, 1 GiB, 4 GiB
-bench-flash: kernel ksft
-	@$(H)/bench-flash.sh $(OBJ) $(KSFT) $(OUT)/bench
+## make bench-flash   SFFS against UBIFS (+fastmap) and JFFS2 (+summary) on
+##                    256 MiB, 1 GiB and 4 GiB nandsim, 3 runs (BENCH_SIZES,
+##                    BENCH_FILLS, BENCH_RUNS: see harness/bench-flash.sh)
+FOBJ		= $(TREE)/.obj-x86_64-bflash
+FOBJ_SUM	= $(TREE)/.obj-x86_64-bflash-sum
+FFRAGS		= $(H)/configs/x86_64.config $(H)/configs/qemu-test.config \
+		  $(H)/configs/series.config $(H)/configs/bench-flash.config
+bench-flash: tree
+	@$(MAKE) --no-print-directory ksft ARCH=x86_64
+	$(H)/kbuild.sh x86_64 $(TREE) $(FOBJ) $(FFRAGS)
+	$(H)/kbuild.sh x86_64 $(TREE) $(FOBJ_SUM) $(FFRAGS) \
+		$(H)/configs/bench-flash-sum.config
+	@$(H)/bench-flash.sh $(TREE) $(FOBJ) $(FOBJ_SUM) \
+		$(BUILD)/ksft-x86_64/install $(OUT)/bench
 
 ## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
 ##                    driver_async_probe=* and the series on the benchmark

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <mtd/mtd-user.h>
 #include <mtd/ubi-user.h>
 
@@ -242,6 +244,123 @@ static int cmd_ubimkvol(const char *dev, const char *name, const char *bytes)
 	return 0;
 }
 
+/*
+ * Time the mount(2) call alone, so that benchmarks compare file systems
+ * without the cost of starting a mount program in between.
+ */
+static int cmd_mount(const char *type, const char *src, const char *dir,
+		     const char *opts)
+{
+	long long t0, t1;
+
+	t0 = now_ns();
+	if (mount(src, dir, type, 0, opts))
+		fail("mount -t %s %s %s", type, src, dir);
+	t1 = now_ns();
+	printf("mount_ms=%.2f\n", (t1 - t0) / 1e6);
+	return 0;
+}
+
+/* xorshift64: the same sequence of offsets for every file system */
+static unsigned long long next_rand(unsigned long long *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void fill_random(char *buf, size_t len, unsigned long long *x)
+{
+	size_t i;
+
+	for (i = 0; i + sizeof(*x) <= len; i += sizeof(*x)) {
+		unsigned long long v = next_rand(x);
+
+		memcpy(buf + i, &v, sizeof(v));
+	}
+}
+
+/*
+ * Write FILE of SIZE_MB MiB (not timed), then COUNT times overwrite a
+ * random 4 KiB block of it and fsync, as a database or a log rotation
+ * would; print the fsync'd writes per second.
+ */
+static int cmd_randwrite(const char *file, const char *size_mb,
+			 const char *count)
+{
+	long long blocks = parse_num(size_mb, 1 << 20) * 256, n, i;
+	unsigned long long x = 0x9e3779b97f4a7c15ULL;
+	long long t0, t1;
+	char buf[4096];
+	int fd;
+
+	n = parse_num(count, INT_MAX);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		fail("cannot create %s", file);
+	for (i = 0; i < blocks; i++) {
+		fill_random(buf, sizeof(buf), &x);
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			fail("write to %s", file);
+	}
+	if (fsync(fd))
+		fail("fsync of %s", file);
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		off_t ofs = (next_rand(&x) % blocks) * sizeof(buf);
+
+		fill_random(buf, sizeof(buf), &x);
+		if (pwrite(fd, buf, sizeof(buf), ofs) != sizeof(buf))
+			fail("pwrite to %s", file);
+		if (fsync(fd))
+			fail("fsync of %s", file);
+	}
+	t1 = now_ns();
+	close(fd);
+	printf("ops=%lld iops=%.1f\n", n, n / ((t1 - t0) / 1e9));
+	return 0;
+}
+
+/*
+ * Create COUNT files of SIZE bytes in DIR, a thousand per subdirectory,
+ * then sync; print the files created per second, the sync included.
+ */
+static int cmd_mkfiles(const char *dir, const char *count, const char *size)
+{
+	long long n = parse_num(count, INT_MAX), i;
+	unsigned long long x = 0x2545f4914f6cdd1dULL;
+	size_t len = parse_num(size, 1 << 20);
+	char path[PATH_MAX], *buf;
+	long long t0, t1;
+	int fd;
+
+	buf = malloc(len + sizeof(x));
+	if (!buf)
+		fail("malloc");
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		if (i % 1000 == 0) {
+			snprintf(path, sizeof(path), "%s/s%lld", dir, i / 1000);
+			if (mkdir(path, 0755) && errno != EEXIST)
+				fail("mkdir %s", path);
+		}
+		snprintf(path, sizeof(path), "%s/s%lld/f%lld", dir, i / 1000, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0)
+			fail("cannot create %s", path);
+		fill_random(buf, len + sizeof(x), &x);
+		if (write(fd, buf, len) != (ssize_t)len)
+			fail("write to %s", path);
+		close(fd);
+	}
+	sync();
+	t1 = now_ns();
+	free(buf);
+	printf("files=%lld files_per_s=%.1f\n", n, n / ((t1 - t0) / 1e9));
+	return 0;
+}
+
 static int print_usage(void)
 {
 	fprintf(stderr,
@@ -251,7 +370,10 @@ static int print_usage(void)
 		"       flashctl erase /dev/mtdN\n"
 		"       flashctl ubiattach MTDNUM [VID_HDR_OFFSET]\n"
 		"       flashctl ubidetach UBINUM\n"
-		"       flashctl ubimkvol /dev/ubiN NAME [BYTES]\n");
+		"       flashctl ubimkvol /dev/ubiN NAME [BYTES]\n"
+		"       flashctl mount TYPE SOURCE DIR [OPTIONS]\n"
+		"       flashctl randwrite FILE SIZE_MB COUNT\n"
+		"       flashctl mkfiles DIR COUNT SIZE\n");
 	return 2;
 }
 
@@ -273,5 +395,12 @@ int main(int argc, char **argv)
 		return cmd_ubidetach(argv[2]);
 	if (!strcmp(cmd, "ubimkvol") && (argc == 4 || argc == 5))
 		return cmd_ubimkvol(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	if (!strcmp(cmd, "mount") && (argc == 5 || argc == 6))
+		return cmd_mount(argv[2], argv[3], argv[4],
+				 argc == 6 ? argv[5] : NULL);
+	if (!strcmp(cmd, "randwrite") && argc == 5)
+		return cmd_randwrite(argv[2], argv[3], argv[4]);
+	if (!strcmp(cmd, "mkfiles") && argc == 5)
+		return cmd_mkfiles(argv[2], argv[3], argv[4]);
 	return print_usage();
 }

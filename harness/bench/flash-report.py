@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""flash-report.py OUT RUNS REPEATS KVER SIZES FILLS FSS: bench-flash tables.
+
+Reads OUT/flash/<size>-<pct>-<kind>-<main|sum>-r<run>/result.json (qemu-run),
+writes OUT/flash.json (every raw figure, by case and file system),
+OUT/flash.md (medians with their spread) and gnuplot scripts OUT/flash-*.gp
+for OUT/flash-*.png.  Nothing is edited by hand: a figure that no run
+produced is "-"; a median whose spread (max - min) exceeds a third of it is
+marked "~" and the bench says it cannot conclude from it.
+"""
+
+import json
+import os
+import re
+import statistics
+import sys
+
+NAMES = {'sffs': 'SFFS', 'ubifs': 'UBIFS', 'ubifs-fm': 'UBIFS+fastmap',
+         'jffs2': 'JFFS2', 'jffs2-sum': 'JFFS2+summary'}
+NOISY = 1 / 3
+
+
+def load(out, name):
+    try:
+        with open(os.path.join(out, 'flash', name, 'result.json')) as f:
+            r = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return r
+
+
+def main():
+    out, runs, repeats, kver = sys.argv[1:5]
+    sizes = [int(s) for s in sys.argv[5].split()]
+    fills = [f.split(':') for f in sys.argv[6].split()]
+    fss = sys.argv[7].split()
+    runs, repeats = int(runs), int(repeats)
+    res = {'kernel': kver, 'machine': os.uname().nodename,
+           'qemu': 'x86_64 TCG, 2 vCPUs',
+           'nandsim': '2 KiB pages, 128 KiB erase blocks',
+           'runs': runs, 'remounts_per_run': repeats,
+           'cases': {}, 'failed': []}
+    key_re = re.compile(r'^(?P<fs>sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
+                        r'(?P<what>.*?)(_(?P<rep>\d+))?$')
+    for mb in sizes:
+        for f in fills:
+            pct, kind = int(f[0]), f[1]
+            case = '%d-%d-%s' % (mb, pct, kind)
+            c = res['cases'][case] = {
+                'size_mb': mb, 'fill_pct': pct, 'kind': kind,
+                'data_mb': mb * pct // 100, 'fs': {}}
+            for run in range(1, runs + 1):
+                for k in ('main', 'sum'):
+                    name = '%s-%s-r%d' % (case, k, run)
+                    r = load(out, name)
+                    if r is None:
+                        continue
+                    for t in r.get('results', []):
+                        if not t.get('ok', True):
+                            res['failed'].append('%s: %s' % (name,
+                                                             t.get('name')))
+                    for p in r.get('problems', []) + r.get(
+                            'harness_failures', []):
+                        res['failed'].append('%s: %s' % (name, p))
+                    for key, v in r.get('metrics', {}).items():
+                        m = key_re.match(key)
+                        if not m:
+                            continue
+                        d = c['fs'].setdefault(m['fs'], {})
+                        d.setdefault(m['what'], []).append(v['value'])
+    with open(os.path.join(out, 'flash.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+
+    def vals(case, fs, what):
+        return res['cases'].get(case, {}).get('fs', {}).get(fs, {}).get(
+            what, [])
+
+    def med(case, fs, what):
+        v = vals(case, fs, what)
+        return statistics.median(v) if v else None
+
+    def cell(case, fs, what, spec='%.1f', scale=None):
+        v = vals(case, fs, what)
+        if scale:
+            v = [scale(x) for x in v if x]
+        if not v:
+            return '-'
+        m = statistics.median(v)
+        s = spec % m
+        if len(v) > 1:
+            spread = max(v) - min(v)
+            s += ' (%s-%s)' % (spec % min(v), spec % max(v))
+            if m and spread / abs(m) > NOISY:
+                s = '~' + s
+        return s
+
+    present = [fs for fs in fss if any(
+        res['cases'][c]['fs'].get(fs) for c in res['cases'])]
+    cases = list(res['cases'])
+
+    lines = [
+        '# SFFS against UBIFS and JFFS2', '',
+        'Kernel %s, x86_64 guest under QEMU TCG (2 vCPUs), nandsim with '
+        '2 KiB pages and 128 KiB erase blocks, each file system on the '
+        'same `mtdcount` pass-through that counts programs and erases.  '
+        '%d run(s) per case, %d remounts per run; cells give the median '
+        'and, in brackets, the lowest and highest value seen.  "~" marks '
+        'a spread over a third of the median: too noisy to conclude from.  '
+        '"-": not run or failed.' % (kver, runs, repeats), '']
+    if res['failed']:
+        lines += ['Failed: ' + ', '.join(res['failed']), '']
+
+    def table(title, what, spec='%.1f', scale=None, only=None, note=''):
+        lines.extend(['## ' + title, ''] + ([note, ''] if note else []))
+        lines.append('| flash | data | ' + ' | '.join(
+            NAMES[fs] for fs in present) + ' |')
+        lines.append('|---|---|' + '---|' * len(present))
+        for case in cases:
+            c = res['cases'][case]
+            if only and not only(c):
+                continue
+            lines.append('| %d MiB | %d%% %s | ' % (
+                c['size_mb'], c['fill_pct'], c['kind']) + ' | '.join(
+                cell(case, fs, what, spec, scale) for fs in present) + ' |')
+        lines.append('')
+
+    table('Clean mount, ms', 'mount_ms', note='The mount(2) call after '
+          'unmount and dropped caches; UBIFS: UBI attach ioctl plus '
+          'mount(2).')
+    table('UBI attach alone, ms', 'attach_ms')
+    table('SFFS mount as the kernel times it, ms', 'kmount_ms', '%.2f')
+    table('Mount after a power cut, ms', 'unclean_ms', note='Files written '
+          'and synced, then the power cut before the next commit (SFFS '
+          'debugfs power_cut, UBI tst_emulate_power_cut), so that the mount '
+          'replays the journal.  JFFS2 keeps no clean state: it scans at '
+          'every mount.')
+    table('RAM after mount and ls -lR, kB', 'slab_kB', '%d',
+          note='Slab + VmallocUsed after the mount and a listing of the '
+          'tree, minus the same before the mount, caches dropped first.')
+    table('Kernel memory after mount and ls -lR, kB', 'ram_kB', '%d',
+          note='MemTotal - MemFree - Buffers - Cached, the same way; it '
+          'also counts pages allocated directly, and the per-CPU page '
+          'lists make it noisier.')
+    lines.append('## Sequential write, MB/s')
+    lines.append('')
+    lines.append('1 MiB files copied, then sync.')
+    lines.append('')
+    lines.append('| flash | data | ' + ' | '.join(
+        NAMES[fs] for fs in present) + ' |')
+    lines.append('|---|---|' + '---|' * len(present))
+    for case in cases:
+        c = res['cases'][case]
+        dm = c['data_mb']
+        lines.append('| %d MiB | %d%% %s | ' % (
+            c['size_mb'], c['fill_pct'], c['kind']) + ' | '.join(
+            cell(case, fs, 'write_s', '%.1f', lambda s, dm=dm: dm / s)
+            for fs in present) + ' |')
+    lines.append('')
+    extra = lambda c: any(vals(cs, fs, 'read_MBps') for fs in present
+                          for cs in [('%d-%d-%s' % (c['size_mb'],
+                                                    c['fill_pct'],
+                                                    c['kind']))])
+    table('Sequential read, cold cache, MB/s', 'read_MBps', only=extra)
+    table('Random 4 KiB overwrites with fsync, per second', 'fsync_iops',
+          '%.0f', only=extra, note='300 writes at random 4 KiB offsets of '
+          'a 16 MiB file, each followed by fsync.')
+    table('Small files created per second', 'files_per_s', '%.0f',
+          only=extra, note='20,000 files of 512 bytes, 1,000 per '
+          'directory, sync included.')
+    table('du -s over 20,000 files, ms', 'du_ms', '%.0f', only=extra,
+          note='After a remount, caches dropped.')
+    table('ls -lR over 20,000 files, ms', 'lsR_ms', '%.0f', only=extra)
+    table('Write amplification', 'wa', '%.2f', note='Bytes programmed '
+          'plus bytes erased on the flash per byte the user wrote, fill '
+          'and unmount included, counted by mtdcount.')
+    table('Bytes programmed per byte written', 'wa_prog', '%.2f')
+
+    with open(os.path.join(out, 'flash.md'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    print('\n'.join(lines))
+
+    # plots: one line per file system against the flash size, at the first
+    # fill case; bars for throughput and write amplification
+    first = '%s-%s' % (fills[0][0], fills[0][1])
+
+    def series(what, scale=None):
+        rows = []
+        for mb in sizes:
+            case = '%d-%s' % (mb, first)
+            row = []
+            for fs in present:
+                v = vals(case, fs, what)
+                if scale:
+                    v = [scale(case, x) for x in v if x]
+                row.append(statistics.median(v) if v else None)
+            rows.append((mb, row))
+        return rows
+
+    def dat(name, rows):
+        with open(os.path.join(out, 'flash-%s.dat' % name), 'w') as f:
+            for label, row in rows:
+                f.write('"%s" %s\n' % (label, ' '.join(
+                    'NaN' if v is None else '%g' % v for v in row)))
+
+    wr = lambda case, s: res['cases'][case]['data_mb'] / s
+    plots = [('mount', 'mount_ms', None, 'clean mount time (ms)', True),
+             ('unclean', 'unclean_ms', None, 'mount after power cut (ms)',
+              True),
+             ('ram', 'slab_kB', None, 'slab + vmalloc after mount + ls (kB)',
+              True),
+             ('write', 'write_s', wr, 'sequential write (MB/s)', False),
+             ('wa', 'wa', None, 'write amplification (programmed + erased '
+              'bytes per user byte)', False)]
+    for name, what, scale, label, logy in plots:
+        dat(name, [('%d MiB' % mb, row) for mb, row in series(what, scale)])
+        cols = ', '.join('"" using %d title "%s"' % (i + 2, NAMES[fs])
+                         for i, fs in enumerate(present))
+        cols = cols.replace('""', '"%s/flash-%s.dat"' % (out, name), 1)
+        cols = cols.replace(' using 2 ', ' using 2:xtic(1) ', 1)
+        with open(os.path.join(out, 'flash-%s.gp' % name), 'w') as f:
+            f.write('set terminal png size 900,500\n'
+                    'set output "%s/flash-%s.png"\n'
+                    'set title "%s, filled %s%% with %s data (median of %d '
+                    'runs)" noenhanced\n'
+                    'set style data histogram\n'
+                    'set style histogram clustered gap 1\n'
+                    'set style fill solid 0.8 border -1\n'
+                    'set ylabel "%s" noenhanced\n'
+                    'set key top left noenhanced\n'
+                    'set xlabel "nandsim size"\n'
+                    '%s'
+                    'plot %s\n' % (out, name, label, fills[0][0], fills[0][1],
+                                   runs, label,
+                                   'set logscale y\nset yrange [0.1:*]\n'
+                                   if logy else 'set yrange [0:*]\n', cols))
+    return 1 if res['failed'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mtdcount - count what a file system does to the flash, the same way for
+ * every file system (a benchmark helper for make bench-flash; not part of
+ * the series).
+ *
+ * Loaded with mtd=N, it registers a new MTD device that passes every
+ * operation through to mtdN and adds up the bytes read, programmed (data
+ * and OOB) and erased.  A file system mounted on the new device writes to
+ * the same flash as one mounted on mtdN; the counters, in
+ * /sys/module/mtdcount/parameters/, give its write amplification measured
+ * below the file system, where UBIFS, JFFS2 and SFFS look alike.
+ */
+#include <linux/atomic.h>
+#include <linux/module.h>
+#include <linux/mtd/mtd.h>
+
+static int mtd_num = -1;
+module_param_named(mtd, mtd_num, int, 0444);
+MODULE_PARM_DESC(mtd, "number of the MTD device to count");
+
+static atomic64_t cnt_read, cnt_prog, cnt_erase, cnt_erases;
+
+static int cnt_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%lld\n", atomic64_read(kp->arg));
+}
+
+static const struct kernel_param_ops cnt_ops = { .get = cnt_get };
+module_param_cb(read_bytes, &cnt_ops, &cnt_read, 0444);
+module_param_cb(programmed_bytes, &cnt_ops, &cnt_prog, 0444);
+module_param_cb(erased_bytes, &cnt_ops, &cnt_erase, 0444);
+module_param_cb(erases, &cnt_ops, &cnt_erases, 0444);
+
+static struct mtd_info *lower;
+static struct mtd_info upper;
+
+static int mc_erase(struct mtd_info *mtd, struct erase_info *instr)
+{
+	int err = mtd_erase(lower, instr);
+
+	if (!err) {
+		atomic64_add(instr->len, &cnt_erase);
+		atomic64_inc(&cnt_erases);
+	}
+	return err;
+}
+
+/*
+ * The MTD core of the upper device turns its own max_bitflips into
+ * -EUCLEAN; give it back a count that does the same.
+ */
+static int mc_read_oob(struct mtd_info *mtd, loff_t from,
+		       struct mtd_oob_ops *ops)
+{
+	int err = mtd_read_oob(lower, from, ops);
+
+	atomic64_add(ops->retlen + ops->oobretlen, &cnt_read);
+	if (err == -EUCLEAN)
+		return lower->bitflip_threshold;
+	return err;
+}
+
+static int mc_write_oob(struct mtd_info *mtd, loff_t to,
+			struct mtd_oob_ops *ops)
+{
+	int err = mtd_write_oob(lower, to, ops);
+
+	atomic64_add(ops->retlen + ops->oobretlen, &cnt_prog);
+	return err;
+}
+
+static int mc_isbad(struct mtd_info *mtd, loff_t ofs)
+{
+	return mtd_block_isbad(lower, ofs);
+}
+
+static int mc_markbad(struct mtd_info *mtd, loff_t ofs)
+{
+	return mtd_block_markbad(lower, ofs);
+}
+
+static int mc_max_bad(struct mtd_info *mtd, loff_t ofs, size_t len)
+{
+	return mtd_max_bad_blocks(lower, ofs, len);
+}
+
+static void mc_sync(struct mtd_info *mtd)
+{
+	mtd_sync(lower);
+}
+
+static int __init mtdcount_init(void)
+{
+	int err;
+
+	lower = get_mtd_device(NULL, mtd_num);
+	if (IS_ERR(lower))
+		return PTR_ERR(lower);
+	upper.name = "mtdcount";
+	upper.type = lower->type;
+	upper.flags = lower->flags;
+	upper.size = lower->size;
+	upper.erasesize = lower->erasesize;
+	upper.writesize = lower->writesize;
+	upper.writebufsize = lower->writebufsize;
+	upper.oobsize = lower->oobsize;
+	upper.oobavail = lower->oobavail;
+	upper.subpage_sft = lower->subpage_sft;
+	upper.ecc_strength = lower->ecc_strength;
+	upper.ecc_step_size = lower->ecc_step_size;
+	upper.bitflip_threshold = lower->bitflip_threshold;
+	upper.owner = THIS_MODULE;
+	upper._erase = mc_erase;
+	upper._read_oob = mc_read_oob;
+	upper._write_oob = mc_write_oob;
+	upper._sync = mc_sync;
+	if (mtd_can_have_bb(lower)) {
+		upper._block_isbad = mc_isbad;
+		upper._block_markbad = mc_markbad;
+	}
+	if (mtd_get_master(lower)->_max_bad_blocks)
+		upper._max_bad_blocks = mc_max_bad;
+	err = mtd_device_register(&upper, NULL, 0);
+	if (err)
+		put_mtd_device(lower);
+	return err;
+}
+
+static void __exit mtdcount_exit(void)
+{
+	mtd_device_unregister(&upper);
+	put_mtd_device(lower);
+}
+
+module_init(mtdcount_init);
+module_exit(mtdcount_exit);
+MODULE_DESCRIPTION("MTD pass-through that counts reads, programs and erases");
+MODULE_LICENSE("GPL");
