@@ -160,19 +160,26 @@ bench-slab: tree
 	@$(H)/bench-slab.sh $(TREE) $(OUT)/bench
 
 ## make bench-flash   SFFS against UBIFS (+fastmap) and JFFS2 (+summary) on
-##                    256 MiB, 1 GiB and 4 GiB nandsim, 3 runs (BENCH_SIZES,
-##                    BENCH_FILLS, BENCH_RUNS: see harness/bench-flash.sh)
+##                    256 MiB, 1 GiB and 4 GiB nandsim, a reduced set on ARM,
+##                    3 runs (BENCH_SIZES, BENCH_FILLS, BENCH_RUNS,
+##                    BENCH_ARM_SIZES: see harness/bench-flash.sh)
 FOBJ		= $(TREE)/.obj-x86_64-bflash
 FOBJ_SUM	= $(TREE)/.obj-x86_64-bflash-sum
 FFRAGS		= $(H)/configs/x86_64.config $(H)/configs/qemu-test.config \
 		  $(H)/configs/series.config $(H)/configs/bench-flash.config
+AFOBJ		= $(TREE)/.obj-arm-bflash
 bench-flash: tree
 	@$(MAKE) --no-print-directory ksft ARCH=x86_64
+	@$(MAKE) --no-print-directory ksft ARCH=arm
 	$(H)/kbuild.sh x86_64 $(TREE) $(FOBJ) $(FFRAGS)
 	$(H)/kbuild.sh x86_64 $(TREE) $(FOBJ_SUM) $(FFRAGS) \
 		$(H)/configs/bench-flash-sum.config
+	$(H)/kbuild.sh arm $(TREE) $(AFOBJ) $(H)/configs/arm.config \
+		$(H)/configs/qemu-test.config $(H)/configs/series.config \
+		$(H)/configs/bench-flash.config
 	@$(H)/bench-flash.sh $(TREE) $(FOBJ) $(FOBJ_SUM) \
-		$(BUILD)/ksft-x86_64/install $(OUT)/bench
+		$(BUILD)/ksft-x86_64/install $(OUT)/bench $(AFOBJ) \
+		$(BUILD)/ksft-arm/install $(BUSYBOX_arm)
 
 ## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
 ##                    driver_async_probe=* and the series on the benchmark

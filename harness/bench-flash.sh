@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-flash.sh TREE OBJ OBJ_SUM KSFT OUT
+# bench-flash.sh TREE OBJ OBJ_SUM KSFT OUT [ARM_OBJ ARM_KSFT ARM_BUSYBOX]
 #
 # SFFS against UBIFS (with and without UBI fastmap) and JFFS2 (with and
 # without erase block summaries), in one run on this machine: one x86_64
@@ -9,7 +9,9 @@
 # 128 KiB erase blocks, every file system on the same mtdcount pass-through
 # so that programs and erases are counted the same way (harness/bench/
 # flash-guest.sh says what is measured).  OBJ is the bench kernel, OBJ_SUM
-# the same with CONFIG_JFFS2_SUMMARY; mtdcount.ko is built for each.
+# the same with CONFIG_JFFS2_SUMMARY; mtdcount.ko is built for each.  With
+# the ARM arguments, a reduced set runs on ARM too (-M virt, 2 vCPUs): the
+# first fill case at BENCH_ARM_SIZES, without JFFS2 summaries.
 #
 # Writes OUT/flash.json (every raw figure), OUT/flash.md (medians with
 # their spread) and OUT/flash-*.png.
@@ -20,10 +22,12 @@
 #   BENCH_RUNS   guests per case                 (3)
 #   BENCH_REPEATS  remounts per guest            (3)
 #   BENCH_FS     file systems                    (sffs ubifs ubifs-fm jffs2 jffs2-sum)
+#   BENCH_ARM_SIZES  ARM nandsim sizes           (256 1024)
 #   BENCH_JFFS2_4G=1  run JFFS2 at 4 GiB and above too (mainline measured it
 #                unable to mount 4 GiB; filling it takes most of an hour)
 set -uo pipefail
 tree=$1 obj=$2 objsum=$3 ksft=$4 out=$5
+aobj=${6:-} aksft=${7:-} abusybox=${8:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 sizes=${BENCH_SIZES:-"256 1024 4096"}
@@ -34,13 +38,37 @@ allfs=${BENCH_FS:-"sffs ubifs ubifs-fm jffs2 jffs2-sum"}
 declare -A idb=([256]=0xda [512]=0xdc [1024]=0xd3 [2048]=0xd5 [4096]=0xd7
 		[8192]=0xdc [16384]=0xde)
 
-for o in "$obj" "$objsum"; do
+asizes=
+[ -z "$aobj" ] || asizes=${BENCH_ARM_SIZES:-"256 1024"}
+for o in "$obj" "$objsum" $aobj; do
 	mkdir -p "$o/mtdcount"
 	cp "$here/bench/mtdcount/Kbuild" "$here/bench/mtdcount/mtdcount.c" \
 		"$o/mtdcount/"
-	make -s -C "$tree" O="$o" M="$o/mtdcount" CC="ccache gcc" modules ||
-		exit 1
+	cross=
+	[ "$o" != "$aobj" ] || cross=arm-linux-gnueabihf-
+	make -s -C "$tree" O="$o" M="$o/mtdcount" ARCH=$([ -n "$cross" ] &&
+		echo arm || echo x86_64) CROSS_COMPILE=$cross \
+		CC="ccache ${cross}gcc" modules || exit 1
 done
+
+# guest ARCH NAME KERNEL_OBJ KSFT BUSYBOX SIZE_MB DATA_MB KIND EXTRAS FSS
+guest() {
+	local image=arch/x86/boot/bzImage
+	[ "$1" = x86_64 ] || image=arch/arm/boot/zImage
+	echo "== run $run, $1, nandsim $6 MiB, $7 MiB $8: ${10}" \
+		"($(($(date +%s) - start)) s)"
+	# guest memory: nandsim holds the data, the page cache a copy of
+	# what was last written
+	"$here/qemu-run" --arch "$1" --kernel "$3/$image" \
+		--busybox "$5" --name "bench-flash-$2" \
+		--workdir "$out/flash/$2" --payload "$4" \
+		--payload "$here/bench/flash-guest.sh:flash-guest.sh" \
+		--payload "$3/mtdcount/mtdcount.ko:mtdcount.ko" \
+		--append "nandsim.id_bytes=0xec,${idb[$6]},0x51,0x95" \
+		--mem $((768 + $6 + 2 * $7)) --timeout $((900 + $7 * 6)) \
+		--run "./flash-guest.sh $7 $8 $repeats $9 '${10}'" |
+		grep -E '^(PASS|FAIL)' | sed 's/^/   /'
+}
 
 start=$(date +%s)
 for run in $(seq 1 "$runs"); do
@@ -58,36 +86,30 @@ for run in $(seq 1 "$runs"); do
 			done
 			main=$(echo $fss | tr ' ' '\n' | grep -v -- -sum | xargs)
 			sum=$(echo $fss | tr ' ' '\n' | grep -- -sum | xargs)
-			for k in main sum; do
-				list=${!k}
-				[ -n "$list" ] || continue
-				o=$obj
-				[ $k = main ] || o=$objsum
-				name=$mb-$pct-$kind-$k-r$run
-				echo "== run $run, nandsim $mb MiB, $data MiB $kind:" \
-					"$list ($(($(date +%s) - start)) s)"
-				# guest memory: nandsim holds the data, the page
-				# cache a copy of what was last written
-				"$here/qemu-run" --arch x86_64 \
-					--kernel "$o/arch/x86/boot/bzImage" \
-					--busybox /bin/busybox --name "bench-flash-$name" \
-					--workdir "$out/flash/$name" --payload "$ksft" \
-					--payload "$here/bench/flash-guest.sh:flash-guest.sh" \
-					--payload "$o/mtdcount/mtdcount.ko:mtdcount.ko" \
-					--append "nandsim.id_bytes=0xec,${idb[$mb]},0x51,0x95" \
-					--mem $((768 + mb + 2 * data)) \
-					--timeout $((900 + data * 6)) \
-					--run "./flash-guest.sh $data $kind $repeats ${extra:+1}${extra:-0} '$list'" |
-					grep -E '^(PASS|FAIL)' | sed 's/^/   /'
-			done
+			[ -z "$main" ] || guest x86_64 \
+				"$mb-$pct-$kind-main-r$run" "$obj" "$ksft" \
+				/bin/busybox "$mb" "$data" "$kind" \
+				"$([ -n "$extra" ] && echo 1 || echo 0)" "$main"
+			[ -z "$sum" ] || guest x86_64 \
+				"$mb-$pct-$kind-sum-r$run" "$objsum" "$ksft" \
+				/bin/busybox "$mb" "$data" "$kind" \
+				"$([ -n "$extra" ] && echo 1 || echo 0)" "$sum"
 		done
+	done
+	IFS=: read -r pct kind extra <<<"${fills%% *}"
+	list=$(echo $allfs | tr ' ' '\n' | grep -v -- -sum | xargs)
+	for mb in $asizes; do
+		data=$((mb * pct / 100))
+		guest arm "arm-$mb-$pct-$kind-main-r$run" "$aobj" "$aksft" \
+			"$abusybox" "$mb" "$data" "$kind" \
+			"$([ -n "$extra" ] && echo 1 || echo 0)" "$list"
 	done
 done
 echo "== guests done in $(($(date +%s) - start)) s"
 
 python3 "$here/bench/flash-report.py" "$out" "$runs" "$repeats" \
 	"$(make -s -C "$tree" O="$obj" kernelrelease)" "$sizes" "$fills" \
-	"$allfs" || exit 1
+	"$allfs" "$asizes" || exit 1
 for p in "$out"/flash-*.gp; do
 	gnuplot "$p" || exit 1
 done

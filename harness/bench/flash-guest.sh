@@ -113,16 +113,21 @@ ubi_attach() {
 	[ -c /dev/ubi${ubi}_0 ] || mknod /dev/ubi${ubi}_0 c "$major" 1
 }
 
-# A JFFS2 on erased blocks without clean markers erases every block again
-# in the background after its first mount, as it does after flash_erase
-# without -j; let it finish so that the fill is counted alone.
-jffs2_settle() {
-	"$flashctl" mount jffs2 mtd$mtd $mnt >/dev/null || return 1
+# Wait until the flash has seen no erase for a second.  After a format,
+# JFFS2 (on blocks erased without clean markers, as after flash_erase
+# without -j) and UBI (on blocks without erase counter headers) erase every
+# block again in the background; the fill must be counted alone.
+settle() {
 	e=-1
 	while [ "$e" != "$(cat $mc/erases)" ]; do
 		e=$(cat $mc/erases)
 		sleep 1
 	done
+}
+
+jffs2_settle() {
+	"$flashctl" mount jffs2 mtd$mtd $mnt >/dev/null || return 1
+	settle
 	umount $mnt
 }
 
@@ -133,7 +138,7 @@ fs_format() {
 	jffs2*) "$flashctl" erase /dev/mtd$mtd >/dev/null &&
 		jffs2_settle ;;
 	ubifs*) "$flashctl" erase /dev/mtd$mtd >/dev/null && ubi_attach "$1" &&
-		"$flashctl" ubimkvol /dev/ubi$ubi test >/dev/null &&
+		settle && "$flashctl" ubimkvol /dev/ubi$ubi test >/dev/null &&
 		"$flashctl" ubidetach "$ubi" >/dev/null ;;
 	esac
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""flash-report.py OUT RUNS REPEATS KVER SIZES FILLS FSS: bench-flash tables.
+"""flash-report.py OUT RUNS REPEATS KVER SIZES FILLS FSS [ARM_SIZES]
 
-Reads OUT/flash/<size>-<pct>-<kind>-<main|sum>-r<run>/result.json (qemu-run),
+Reads OUT/flash/[arm-]<size>-<pct>-<kind>-<main|sum>-r<run>/result.json
+(qemu-run; the ARM guests ran the first fill case only),
 writes OUT/flash.json (every raw figure, by case and file system),
 OUT/flash.md (medians with their spread) and gnuplot scripts OUT/flash-*.gp
 for OUT/flash-*.png.  Nothing is edited by hand: a figure that no run
@@ -35,6 +36,8 @@ def main():
     sizes = [int(s) for s in sys.argv[5].split()]
     fills = [f.split(':') for f in sys.argv[6].split()]
     fss = sys.argv[7].split()
+    asizes = [int(s) for s in sys.argv[8].split()] if len(sys.argv) > 8 \
+        else []
     runs, repeats = int(runs), int(repeats)
     res = {'kernel': kver, 'machine': os.uname().nodename,
            'qemu': 'x86_64 TCG, 2 vCPUs',
@@ -43,12 +46,15 @@ def main():
            'cases': {}, 'failed': []}
     key_re = re.compile(r'^(?P<fs>sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
                         r'(?P<what>.*?)(_(?P<rep>\d+))?$')
-    for mb in sizes:
-        for f in fills:
+    todo = [('x86_64', mb, f) for mb in sizes for f in fills] + \
+        [('arm', mb, fills[0]) for mb in asizes]
+    for arch, mb, f in todo:
+        if True:
             pct, kind = int(f[0]), f[1]
-            case = '%d-%d-%s' % (mb, pct, kind)
+            case = '%s%d-%d-%s' % ('arm-' if arch == 'arm' else '', mb, pct,
+                                   kind)
             c = res['cases'][case] = {
-                'size_mb': mb, 'fill_pct': pct, 'kind': kind,
+                'arch': arch, 'size_mb': mb, 'fill_pct': pct, 'kind': kind,
                 'data_mb': mb * pct // 100, 'fs': {}}
             for run in range(1, runs + 1):
                 for k in ('main', 'sum'):
@@ -101,7 +107,8 @@ def main():
 
     lines = [
         '# SFFS against UBIFS and JFFS2', '',
-        'Kernel %s, x86_64 guest under QEMU TCG (2 vCPUs), nandsim with '
+        'Kernel %s, x86_64 (and where marked ARM -M virt) guests under '
+        'QEMU TCG (2 vCPUs), nandsim with '
         '2 KiB pages and 128 KiB erase blocks, each file system on the '
         'same `mtdcount` pass-through that counts programs and erases.  '
         '%d run(s) per case, %d remounts per run; cells give the median '
@@ -110,6 +117,10 @@ def main():
         '"-": not run or failed.' % (kver, runs, repeats), '']
     if res['failed']:
         lines += ['Failed: ' + ', '.join(res['failed']), '']
+
+    def flash(c):
+        return '%d MiB%s' % (c['size_mb'],
+                             ' ARM' if c['arch'] == 'arm' else '')
 
     def table(title, what, spec='%.1f', scale=None, only=None, note=''):
         lines.extend(['## ' + title, ''] + ([note, ''] if note else []))
@@ -120,8 +131,8 @@ def main():
             c = res['cases'][case]
             if only and not only(c):
                 continue
-            lines.append('| %d MiB | %d%% %s | ' % (
-                c['size_mb'], c['fill_pct'], c['kind']) + ' | '.join(
+            lines.append('| %s | %d%% %s | ' % (
+                flash(c), c['fill_pct'], c['kind']) + ' | '.join(
                 cell(case, fs, what, spec, scale) for fs in present) + ' |')
         lines.append('')
 
@@ -152,15 +163,14 @@ def main():
     for case in cases:
         c = res['cases'][case]
         dm = c['data_mb']
-        lines.append('| %d MiB | %d%% %s | ' % (
-            c['size_mb'], c['fill_pct'], c['kind']) + ' | '.join(
+        lines.append('| %s | %d%% %s | ' % (
+            flash(c), c['fill_pct'], c['kind']) + ' | '.join(
             cell(case, fs, 'write_s', '%.1f', lambda s, dm=dm: dm / s)
             for fs in present) + ' |')
     lines.append('')
-    extra = lambda c: any(vals(cs, fs, 'read_MBps') for fs in present
-                          for cs in [('%d-%d-%s' % (c['size_mb'],
-                                                    c['fill_pct'],
-                                                    c['kind']))])
+    def extra(c):
+        return any(c['fs'].get(fs, {}).get('read_MBps') for fs in present)
+
     table('Sequential read, cold cache, MB/s', 'read_MBps', only=extra)
     table('Random 4 KiB overwrites with fsync, per second', 'fsync_iops',
           '%.0f', only=extra, note='300 writes at random 4 KiB offsets of '
