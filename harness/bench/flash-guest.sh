@@ -26,6 +26,7 @@
 #   ram_kB_<n>     kernel memory (MemTotal - MemFree - Buffers - Cached)
 #                  after mount and ls -lR, minus the same before the mount
 #   slab_kB_<n>    the same for Slab + VmallocUsed
+#   own_kB_<n>     SFFS: index nodes and buffers it holds (debugfs)
 #   unclean_ms     mount after the power cut (UBIFS: attach + mount)
 #   read_MBps, fsync_iops, files_per_s, du_ms, lsR_ms
 set -u
@@ -240,6 +241,10 @@ for fs in $fss; do
 		sffs) k=$(sed -n 's/^mount_us //p' $dbg/sffs/mtd$mtd/stats)
 		      metric "sffs_kmount_ms_$r" \
 			"$(awk "BEGIN { printf \"%.2f\", $k / 1000 }")" ms
+		      # what SFFS itself holds: index nodes and buffers
+		      metric "sffs_own_kB_$r" "$(awk '/^(znode|buffer)_bytes / {
+			b += $2 } END { print int(b / 1024) }' \
+			$dbg/sffs/mtd$mtd/stats)" kB
 		      [ $r = 1 ] && sed 's/^/# sffs: /' $dbg/sffs/mtd$mtd/stats ;;
 		esac
 		if [ $r = "$repeats" ] && [ "$extras" = 1 ]; then

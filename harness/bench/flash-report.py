@@ -149,6 +149,10 @@ def main():
     table('RAM after mount and ls -lR, kB', 'slab_kB', '%d',
           note='Slab + VmallocUsed after the mount and a listing of the '
           'tree, minus the same before the mount, caches dropped first.')
+    table('SFFS index nodes and buffers held, kB', 'own_kB', '%d',
+          note='What SFFS itself holds after the mount and ls -lR '
+          '(debugfs znode_bytes + buffer_bytes); the slab figures above '
+          'also count the inodes and dentries the listing cached.')
     table('Kernel memory after mount and ls -lR, kB', 'ram_kB', '%d',
           note='MemTotal - MemFree - Buffers - Cached, the same way; it '
           'also counts pages allocated directly, and the per-CPU page '
