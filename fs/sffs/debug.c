@@ -79,6 +79,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);
 	seq_printf(m, "erases %lu\n", j->gc.erases);
 	seq_printf(m, "bad_blocks_retired %lu\n", j->gc.bad);
+	seq_printf(m, "orphans_deleted %lu\n", c->orphans);
 	mutex_unlock(&c->mutex);
 	return 0;
 }

@@ -387,6 +387,154 @@ static void sffs_powercut_append(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+static int unlink_file(struct vfsmount *mnt, const char *name)
+{
+	struct dentry *root = mnt->mnt_root, *d;
+	struct inode *dir = d_inode(root);
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(name, root, strlen(name));
+	err = PTR_ERR_OR_ZERO(d);
+	if (!err) {
+		err = d_really_is_positive(d) ?
+		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
+		dput(d);
+	}
+	inode_unlock(dir);
+	return err;
+}
+
+/* Orphan records left in the index of @mnt */
+static unsigned int count_orphans(struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
+	struct sffs_zref ref;
+	unsigned int n = 0;
+
+	mutex_lock(&c->mutex);
+	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
+	       ref.key.ino == SFFS_META_INO &&
+	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
+		n++;
+		key = ref.key;
+		key.tv++;
+	}
+	mutex_unlock(&c->mutex);
+	return n;
+}
+
+/* Does inode @ino, or any key it owns, remain in the index? */
+static bool ino_in_index(struct vfsmount *mnt, u64 ino)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct sffs_zref ref;
+	bool found;
+
+	mutex_lock(&c->mutex);
+	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
+	mutex_unlock(&c->mutex);
+	return found;
+}
+
+#define ORPHAN_LEN	(1024 * 1024)
+
+/*
+ * Orphans: files unlinked, or replaced by a rename, while still open,
+ * then the power goes before they are closed.  Nothing names them any
+ * more; the mount after the cut must find them on the orphan list and
+ * delete them, giving their space back, and a clean unmount must leave
+ * no orphan at all.
+ */
+static void sffs_powercut_orphan(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, ORPHAN_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, ORPHAN_LEN + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	struct file *f[3];
+	u64 ino[3], used0;
+	loff_t pos;
+	int i, round;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	for (round = 0; round < 2; round++) {
+		bool cut = round == 0;
+
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		mutex_lock(&c->mutex);
+		used0 = c->j.used;
+		mutex_unlock(&c->mutex);
+		for (i = 0; i < 3; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "o%d", i);
+			sffs_test_fill(buf, ORPHAN_LEN, i, false);
+			KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+								   ORPHAN_LEN,
+								   true), 0);
+			f[i] = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(f[i]));
+			ino[i] = file_inode(f[i])->i_ino;
+		}
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "new", buf, 100,
+							   true), 0);
+		/* o0 and o1 lose their names, o2 keeps it */
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o0"), 0);
+		KUNIT_EXPECT_EQ(test, rename_file(mnt, "new", "o1"), 0);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 2U);
+		/* still readable through the open files */
+		sffs_test_fill(buf, ORPHAN_LEN, 0, false);
+		pos = 0;
+		KUNIT_EXPECT_EQ(test, kernel_read(f[0], tmp, ORPHAN_LEN, &pos),
+				(ssize_t)ORPHAN_LEN);
+		KUNIT_EXPECT_EQ(test, memcmp(tmp, buf, ORPHAN_LEN), 0);
+		if (cut) {
+			mutex_lock(&c->mutex);
+			KUNIT_EXPECT_EQ(test, sffs_journal_sync(&c->j), 0);
+			mutex_unlock(&c->mutex);
+			/* the closes and the unmount never reach the flash */
+			c->io.cut = 1;
+		}
+		for (i = 0; i < 3; i++)
+			__fput_sync(f[i]);
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		KUNIT_EXPECT_EQ_MSG(test, c->orphans, cut ? 2UL : 0UL,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[0]));
+		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[1]));
+		KUNIT_EXPECT_TRUE(test, ino_in_index(mnt, ino[2]));
+		/* the space of two of the three files came back */
+		mutex_lock(&c->mutex);
+		KUNIT_EXPECT_LT_MSG(test, c->j.used, used0 + 3 * ORPHAN_LEN / 2,
+				    "round %d: used %llu, %llu before", round,
+				    c->j.used, used0);
+		KUNIT_EXPECT_GT(test, c->j.used, used0 + ORPHAN_LEN);
+		mutex_unlock(&c->mutex);
+		check_space(test, mnt, "orphans deleted", round);
+		check_free(test, mnt, "orphans deleted", round);
+		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "o2", buf,
+							   ORPHAN_LEN, tmp), 0);
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o1"), 0);
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o2"), 0);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		sffs_rf_umount(mnt);
+	}
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 /* Overwrite @len bytes of @name at @pos, in place, and fsync */
 static int update_file(struct vfsmount *mnt, const char *name, const u8 *buf,
 		       loff_t pos, size_t len)
@@ -572,24 +720,6 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	/* every block was erased more than once: they were reused */
 	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
-}
-
-static int unlink_file(struct vfsmount *mnt, const char *name)
-{
-	struct dentry *root = mnt->mnt_root, *d;
-	struct inode *dir = d_inode(root);
-	int err;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	d = lookup_one_len(name, root, strlen(name));
-	err = PTR_ERR_OR_ZERO(d);
-	if (!err) {
-		err = d_really_is_positive(d) ?
-		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
-		dput(d);
-	}
-	inode_unlock(dir);
-	return err;
 }
 
 /* Cut points of sffs_powercut_gc; make stress asks for more */
@@ -917,6 +1047,7 @@ static struct kunit_suite sffs_fs_suite = {
 static struct kunit_case sffs_powercut_cases[] = {
 	KUNIT_CASE(sffs_powercut_journal),
 	KUNIT_CASE(sffs_powercut_append),
+	KUNIT_CASE(sffs_powercut_orphan),
 	KUNIT_CASE(sffs_powercut_gc),
 	{}
 };

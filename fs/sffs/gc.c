@@ -424,6 +424,7 @@ static int sffs_gc_walk(struct sffs_journal *j, u32 eb, void *buf)
 		case SFFS_NODE_DATA:
 		case SFFS_NODE_DENTRY:
 		case SFFS_NODE_XATTR:
+		case SFFS_NODE_ORPHAN:
 		case SFFS_NODE_EBT:
 			err = sffs_gc_leaf(j, hdr, base + p);
 			break;

@@ -204,12 +204,22 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 		if (!(hdr->flags & SFFS_XATTR_FL_DELETE))
 			return sffs_index_insert(&j->idx, &ref);
 		break;
+	case SFFS_NODE_ORPHAN:
+		sffs_node_key(node, &ref.key);
+		if (!(hdr->flags & SFFS_ORPHAN_FL_DELETE))
+			return sffs_index_insert(&j->idx, &ref);
+		break;
 	case SFFS_NODE_TRUNC: {
 		const struct sffs_trunc_node *tn = node;
 		u64 ino = le64_to_cpu(tn->ino);
 		u64 size = le64_to_cpu(tn->new_size);
 
 		if (hdr->flags & SFFS_TRUNC_FL_DELETE) {
+			/* the inode is gone: so is its orphan record */
+			from = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, ino);
+			err = sffs_index_remove(&j->idx, &from);
+			if (err && err != -ENOENT)
+				return err;
 			from = sffs_key(ino, SFFS_KEY_INODE, 0);
 			to = sffs_key(ino + 1, SFFS_KEY_INODE, 0);
 		} else {
@@ -470,7 +480,8 @@ int sffs_journal_commit(struct sffs_journal *j)
 	 */
 	freed = j->nfreeable;
 	sffs_gc_release(j);
-	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
+	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
+					  SFFS_FEAT_RO_COMPAT_ORPHAN);
 	cp->commit = cpu_to_le64(++j->commit);
 	cp->max_sqnum = cpu_to_le64(++j->sqnum);
 	cp->next_ino = cpu_to_le64(j->next_ino);
@@ -712,7 +723,8 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	cp->default_compr = compr;
 	j->next_ino = SFFS_ROOT_INO + 1;
 
-	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
+	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
+					 SFFS_FEAT_RO_COMPAT_ORPHAN);
 	err = sffs_ebt_init(j);
 	if (!err)
 		err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);

@@ -305,6 +305,9 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	c->mount_phase_ns[2] = ktime_get_ns() - start;
 	c->mount_ns = ktime_get_ns() - start;
+	/* inodes a power cut left unlinked but not deleted */
+	if (!c->io.ro)
+		sffs_orphans_finish(c);
 	sffs_debugfs_init(c);
 	sffs_sysfs_add(c);
 	pr_info("sffs: %s: mounted%s, commit %llu, %lu nodes replayed, %u anchor units read, %llu us\n",
@@ -341,6 +344,12 @@ static int sffs_reconfigure(struct fs_context *fc)
 	} else if (!to_ro && sb_rdonly(sb)) {
 		if (!(c->io.mtd->flags & MTD_WRITEABLE)) {
 			err = -EROFS;
+		} else if (le32_to_cpu(c->j.cp.feat_ro_compat) &
+			   ~SFFS_FEAT_RO_COMPAT_SUPP) {
+			pr_err("sffs: %s: features %#x allow only read-only mounts\n",
+			       c->io.mtd->name,
+			       le32_to_cpu(c->j.cp.feat_ro_compat));
+			err = -EROFS;
 		} else {
 			c->io.ro = false;
 			if (c->need_restart)
@@ -353,6 +362,8 @@ static int sffs_reconfigure(struct fs_context *fc)
 	if (!err)
 		err = sffs_apply_options(c, fc);
 	mutex_unlock(&c->mutex);
+	if (!err && !to_ro && sb_rdonly(sb))
+		sffs_orphans_finish(c);
 	return err;
 }
 

@@ -48,6 +48,7 @@ SFFS_ATTR(flash_bytes_written, c->io.bytes_written);
 SFFS_ATTR(free_bytes, c->j.free);
 SFFS_ATTR(dirty_bytes, c->j.dirty);
 SFFS_ATTR(used_bytes, c->j.used);
+SFFS_ATTR(orphans_deleted, c->orphans);
 
 static struct attribute *sffs_attrs[] = {
 	&sffs_attr_erase_count_min.attr,
@@ -69,6 +70,7 @@ static struct attribute *sffs_attrs[] = {
 	&sffs_attr_free_bytes.attr,
 	&sffs_attr_dirty_bytes.attr,
 	&sffs_attr_used_bytes.attr,
+	&sffs_attr_orphans_deleted.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(sffs);
