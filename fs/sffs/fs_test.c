@@ -940,6 +940,166 @@ static void sffs_fs_bitflips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* Program failures injected in sffs_badblock_program; make stress asks more */
+static unsigned int bb_rounds = 64;
+module_param(bb_rounds, uint, 0444);
+MODULE_PARM_DESC(bb_rounds, "KUnit: program failures in sffs_badblock_program");
+
+#define BB_FILES	24
+#define BB_LEN		(48 * 1024)
+#define BB_OPS		48
+
+/*
+ * Grown bad blocks: in each round a page program fails at a random point
+ * of a workload (files rewritten and fsync'd, renamed, removed and made
+ * again, with garbage collection moving data), and the block it is in
+ * fails every program after, as a block going bad does.  Every file whose
+ * fsync returned must read back after a remount; the failing block must
+ * end up marked bad, with its data moved, and the statistics count it.
+ * A failure in a commit cannot be written elsewhere: the file system then
+ * turns read-only, and the files must be there all the same.
+ */
+static void sffs_badblock_program(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, BB_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, BB_LEN + 1, GFP_KERNEL);
+	u32 *ver = kunit_kzalloc(test, BB_FILES * sizeof(*ver), GFP_KERNEL);
+	bool *unsure = kunit_kzalloc(test, BB_FILES * sizeof(*unsure),
+				     GFP_KERNEL);
+	unsigned int round, op, i, ro = 0, retired = 0, failed = 0;
+	unsigned int nfailing = 0;
+	unsigned long bad_total = 0;
+	struct rnd_state rnd;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[32], to[32];
+	u32 eb;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, ver);
+	KUNIT_ASSERT_NOT_NULL(test, unsure);
+	prandom_seed_state(&rnd, 0xbadb10c);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < BB_FILES; i++) {
+		snprintf(name, sizeof(name), "b%u", i);
+		ver[i] = i * 1000;
+		sffs_test_fill(buf, BB_LEN, ver[i], false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+							   BB_LEN, true), 0);
+	}
+	sffs_rf_umount(mnt);
+
+	for (round = 0; round < bb_rounds; round++) {
+		unsigned int fails = rf->prog_failures;
+		bool went_ro = false;
+
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		rf->fail_in = 1 + prandom_u32_state(&rnd) %
+			      (BB_OPS * BB_LEN / RF_WRITESIZE);
+		for (op = 0; op < BB_OPS && !went_ro; op++) {
+			i = prandom_u32_state(&rnd) % BB_FILES;
+			snprintf(name, sizeof(name), "b%u", i);
+			switch (prandom_u32_state(&rnd) % 8) {
+			case 0:
+				/* away and back under another name */
+				snprintf(to, sizeof(to), "t%u", i);
+				err = rename_file(mnt, name, to);
+				if (!err)
+					err = rename_file(mnt, to, name);
+				break;
+			case 1:
+				err = unlink_file(mnt, name);
+				fallthrough;
+			default:
+				sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
+				err = sffs_test_write_file(mnt, name, buf,
+							   BB_LEN, true);
+				if (!err) {
+					ver[i]++;
+					unsure[i] = false;
+				} else {
+					unsure[i] = true;
+				}
+				break;
+			}
+			went_ro = c->io.ro;
+			KUNIT_EXPECT_TRUE_MSG(test, !err || went_ro,
+					      "round %u op %u: %d", round, op,
+					      err);
+		}
+		rf->fail_in = 0;
+		if (rf->prog_failures == fails) {
+			/* the failure point lay past the workload */
+			sffs_rf_umount(mnt);
+			continue;
+		}
+		failed++;
+		if (went_ro) {
+			ro++;
+		} else {
+			/* more writes: garbage collection moves what is left */
+			for (i = 0; i < BB_FILES && c->io.nretire; i++) {
+				snprintf(name, sizeof(name), "b%u", i);
+				sffs_test_fill(buf, BB_LEN, ++ver[i], false);
+				KUNIT_EXPECT_EQ(test,
+						sffs_test_write_file(mnt, name, buf,
+								     BB_LEN, true),
+						0);
+				unsure[i] = false;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, c->io.nretire, 0U,
+					    "round %u: blocks left to retire",
+					    round);
+		}
+		KUNIT_EXPECT_EQ(test, c->io.write_errors,
+				(unsigned long)(rf->prog_failures - fails));
+		bad_total += c->j.gc.bad;
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		check_space(test, mnt, "after program failure", round);
+		check_free(test, mnt, "after program failure", round);
+		for (i = 0; i < BB_FILES; i++) {
+			if (unsure[i])
+				continue;
+			snprintf(name, sizeof(name), "b%u", i);
+			sffs_test_fill(buf, BB_LEN, ver[i], false);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 BB_LEN, tmp),
+					    0, "round %u: %s", round, name);
+		}
+		sffs_rf_umount(mnt);
+	}
+	/*
+	 * Every block that failed a program is out of service, but those
+	 * whose failure left the file system read-only: they are retired
+	 * when they fail again, if they are used again.
+	 */
+	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
+		nfailing++;
+		if (test_bit(eb, rf->bad))
+			retired++;
+	}
+	KUNIT_EXPECT_GE(test, retired + ro, nfailing);
+	KUNIT_EXPECT_LE(test, retired, nfailing);
+	KUNIT_EXPECT_EQ(test, bad_total, (unsigned long)retired);
+	KUNIT_EXPECT_GT(test, failed - ro, 0U);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "%u rounds with program failures (%u in all), %u survived in place, %u made the file system read-only, %u of %u failing blocks retired\n",
+		   failed, rf->prog_failures, failed - ro, ro, retired,
+		   nfailing);
+}
+
 /*
  * Wear levelling: half the flash holds cold files, and a small hot file
  * is rewritten until every block could have been erased 25 times.
@@ -1039,6 +1199,21 @@ static struct kunit_suite sffs_fs_suite = {
 };
 
 /*
+ * Grown bad blocks: programs that fail during use, the data of their
+ * blocks moved and the blocks retired, nothing acknowledged lost.
+ */
+static struct kunit_case sffs_badblock_cases[] = {
+	KUNIT_CASE(sffs_badblock_program),
+	{}
+};
+
+static struct kunit_suite sffs_badblock_suite = {
+	.name = "sffs_badblock",
+	.exit = sffs_fs_exit,
+	.test_cases = sffs_badblock_cases,
+};
+
+/*
  * Power cuts, each at a chosen flash operation, the last one torn: what
  * was fsync'd survives, renames are all or nothing, the space adds up.
  * sffs_powercut_gc takes the sffs.gc_cuts module parameter; make stress
@@ -1058,4 +1233,5 @@ static struct kunit_suite sffs_powercut_suite = {
 	.test_cases = sffs_powercut_cases,
 };
 
-kunit_test_suites(&sffs_fs_suite, &sffs_powercut_suite);
+kunit_test_suites(&sffs_fs_suite, &sffs_powercut_suite,
+		  &sffs_badblock_suite);

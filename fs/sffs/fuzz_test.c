@@ -247,6 +247,12 @@ static void fz_restore(struct fz_state *s, int i)
 		rf->next_page[eb] = b->next_page[eb];
 	}
 	bitmap_zero(rf->touched, RF_BLOCKS);
+	/*
+	 * A damaged image may have the file system program a page twice,
+	 * which the flash refuses as a program failure: the block retired
+	 * then is good again for the next image.
+	 */
+	bitmap_zero(rf->bad, RF_BLOCKS);
 	s->cur = i;
 }
 

@@ -534,24 +534,40 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 			return err;
 		if (err == SFFS_GC_REFUSED)
 			continue;
-		pr_info("sffs: %s: erase block %u had bitflips: data moved\n",
-			io->mtd->name, eb);
+		if (!sffs_io_retiring(io, eb))
+			pr_info("sffs: %s: erase block %u had bitflips: data moved\n",
+				io->mtd->name, eb);
 		if (err == SFFS_GC_EMPTY)
 			j->freeable_empty |= BIT(j->nfreeable);
 		j->freeable[j->nfreeable++] = eb;
-		j->gc.scrubbed++;
+		if (!sffs_io_retiring(io, eb))
+			j->gc.scrubbed++;
 	}
 	j->scrub_commit = j->commit;
 	return 0;
 }
 
 /*
+ * Erase blocks kept for those that go bad in use: 2% of the device, as
+ * UBI's default (20 per 1024), and 2 at least.  Each block retired takes
+ * one from it, so that what statfs promised stays writable.
+ */
+u32 sffs_bad_reserve_blocks(const struct sffs_journal *j)
+{
+	u32 want = max(2U, j->io->eb_count / 50);
+
+	return want - min_t(u32, want, j->gc.bad);
+}
+
+/*
  * Flash that garbage collection must always have to make progress: the
- * blocks it keeps free, and the live part of a victim it moves.
+ * blocks it keeps free, and the live part of a victim it moves; and the
+ * reserve for blocks that go bad.
  */
 u64 sffs_gc_reserve(const struct sffs_journal *j)
 {
-	return (sffs_gc_low(j) + 2) * (u64)j->io->erase_size;
+	return (sffs_gc_low(j) + 2 + sffs_bad_reserve_blocks(j)) *
+	       (u64)j->io->erase_size;
 }
 
 /**
@@ -640,7 +656,12 @@ void sffs_gc_release(struct sffs_journal *j)
 	for (i = 0; i < j->nfreeable; i++) {
 		u32 eb = j->freeable[i];
 
-		if (!(j->freeable_empty & BIT(i))) {
+		if (sffs_io_retiring(j->io, eb)) {
+			/* marked bad by the commit: its bytes leave the count */
+			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
+			sffs_io_retired(j->io, eb);
+			j->gc.bad++;
+		} else if (!(j->freeable_empty & BIT(i))) {
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			j->free += j->io->erase_size;
 		}

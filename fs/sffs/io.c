@@ -129,6 +129,56 @@ void sffs_io_scrub_del(struct sffs_io *io, u32 eb)
 	}
 }
 
+bool sffs_io_retiring(const struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nretire; i++)
+		if (io->retire[i] == eb)
+			return true;
+	return false;
+}
+
+/**
+ * sffs_io_retire - retire an erase block a program failed in
+ * @io: I/O state
+ * @eb: the block
+ *
+ * The block still holds live nodes, written before the failure: garbage
+ * collection moves them, as it scrubs a block with bitflips, and the
+ * commit that frees it marks it bad instead.  Room is made in the scrub
+ * queue if need be: a block with bitflips is queued again by its next
+ * read, a failing block would not be.
+ *
+ * Return: false if too many blocks are waiting to be retired already.
+ */
+bool sffs_io_retire(struct sffs_io *io, u32 eb)
+{
+	if (sffs_io_retiring(io, eb))
+		return true;
+	if (io->nretire == SFFS_MAX_RETIRE)
+		return false;
+	io->retire[io->nretire++] = eb;
+	sffs_io_scrub_del(io, eb);
+	if (io->nscrub == SFFS_MAX_SCRUB)
+		io->nscrub--;
+	sffs_io_scrub_add(io, eb);
+	return true;
+}
+
+/* @eb is marked bad: it leaves the list */
+void sffs_io_retired(struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nretire; i++) {
+		if (io->retire[i] == eb) {
+			io->retire[i] = io->retire[--io->nretire];
+			return;
+		}
+	}
+}
+
 static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 {
 	size_t got;
@@ -268,6 +318,8 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 	if (err || done != len) {
 		pr_err("sffs: %s: write of %zu bytes at %llu failed: %d\n",
 		       io->mtd->name, len, addr, err);
+		io->write_errors++;
+		io->write_failed = true;
 		return -EIO;
 	}
 	return 0;
@@ -286,6 +338,16 @@ void sffs_io_set_head(struct sffs_io *io, u64 addr)
 	io->wbuf_addr = addr;
 	io->wbuf_used = 0;
 	io->head_end = sffs_eb_addr(io, sffs_addr_eb(io, addr) + 1);
+}
+
+/*
+ * Forget what the write buffer holds, after a program failure: the journal
+ * writes it again elsewhere, from its own copy.
+ */
+void sffs_io_drop_wbuf(struct sffs_io *io)
+{
+	io->wbuf_used = 0;
+	io->write_failed = false;
 }
 
 /* The write buffer may not reach past the end of the head's erase block */

@@ -242,6 +242,206 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 	return err == -ENOENT ? 0 : err;
 }
 
+/*
+ * A write the flash refused leaves the file system read-only: the last
+ * checkpoint and what was synced after it are on the flash, and the next
+ * mount replays them.
+ */
+static int sffs_write_error(struct sffs_journal *j, int err)
+{
+	if (err == -EIO && j->io->write_failed && !j->io->ro) {
+		pr_crit("sffs: %s: a flash write failed and could not be made elsewhere: read-only from now on; what was synced is safe\n",
+			j->io->mtd->name);
+		j->io->ro = true;
+	}
+	return err;
+}
+
+/*
+ * The last boundary between operations at or before @upto, in the nodes
+ * of @buf, which starts at flash address @start.  Operations must be
+ * written again whole: replay applies whole operations only.
+ */
+static int sffs_op_boundary(struct sffs_journal *j, void *buf, u64 start,
+			    u64 upto, u64 end, u64 *keep)
+{
+	u64 p = start;
+
+	*keep = start;
+	while (p < upto) {
+		struct sffs_node_hdr *hdr = buf + (p - start);
+		int err = sffs_node_check(hdr, end - p);
+
+		if (err == -ENODATA) {
+			/* the tail of a unit a flush left erased */
+			p = ALIGN(p + 1, j->io->unit);
+			if (p <= upto)
+				*keep = p;
+			continue;
+		}
+		if (err)
+			return err;
+		p += ALIGN(le32_to_cpu(hdr->len), SFFS_NODE_ALIGN);
+		if (p <= upto && (hdr->type == SFFS_NODE_PAD ||
+				  !(hdr->flags & SFFS_NODE_FL_CONT)))
+			*keep = p;
+	}
+	return 0;
+}
+
+/*
+ * Write the nodes of @buf again at the write head: those from @from to
+ * @end, @buf starting at flash address @start.  A leaf the index points
+ * at moves there; the others are dead, but replay needs them (deletions,
+ * truncations) until the next commit.
+ */
+static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
+			u64 from, u64 end)
+{
+	u64 p = from;
+
+	while (p < end) {
+		struct sffs_node_hdr *hdr = buf + (p - start);
+		u32 len;
+		struct sffs_zref ref;
+		struct sffs_ckey key;
+		u64 addr;
+		int err = sffs_node_check(hdr, end - p);
+
+		if (err == -ENODATA) {
+			p = ALIGN(p + 1, j->io->unit);
+			continue;
+		}
+		if (err)
+			return err;
+		len = le32_to_cpu(hdr->len);
+		if (hdr->type != SFFS_NODE_PAD) {
+			bool live = !sffs_node_key(hdr, &key) &&
+				    !sffs_index_lookup(&j->idx, &key, &ref) &&
+				    ref.addr == p;
+
+			err = sffs_append(j, hdr, len, hdr->type, hdr->flags,
+					  &addr);
+			if (err)
+				return err;
+			if (live) {
+				ref.addr = addr;
+				err = sffs_index_insert(&j->idx, &ref);
+				if (err)
+					return err;
+			} else {
+				sffs_index_obsolete(j, addr, len);
+			}
+		}
+		p += ALIGN(len, SFFS_NODE_ALIGN);
+	}
+	return 0;
+}
+
+/**
+ * sffs_journal_recover - go on after the flash refused a write
+ * @j: the journal, not committing
+ * @end: end of the last whole operation in the write buffer
+ *
+ * As UBI and YAFFS2 do: what the failed write held is written again in a
+ * fresh erase block, and the failing block is retired once garbage
+ * collection has moved the rest of its data.  Node addresses are
+ * physical, so the index is pointed at the new copies, and a commit
+ * makes the new place the one replay knows before anything written
+ * after the failure is acknowledged.  Whole operations are copied: the
+ * one the failed write cut is copied from its first node on, the part
+ * already on the flash included, so that replay after a power cut sees
+ * it whole or not at all.  The operation being appended past @end, if
+ * any, is the caller's to write again.
+ *
+ * Return: 0, or a negative error; -EIO leaves the file system read-only.
+ */
+static int sffs_journal_recover(struct sffs_journal *j, u64 end)
+{
+	struct sffs_io *io = j->io;
+	u64 wb = io->wbuf_addr, jhead = le64_to_cpu(j->cp.jhead);
+	u32 eb = sffs_addr_eb(io, wb), nb;
+	u64 start = sffs_eb_addr(io, eb), keep;
+	void *buf;
+	int err;
+
+	if (j->in_commit || end < start || end > wb + io->wbuf_used ||
+	    j->jcur >= j->jcnt || j->jeb[j->jcur] != eb)
+		return -EIO;
+	if (sffs_addr_eb(io, jhead) == eb && jhead > start)
+		start = jhead;
+	pr_warn("sffs: %s: program failure in erase block %u: its last writes go elsewhere, and it will be retired\n",
+		io->mtd->name, eb);
+	if (!sffs_io_retire(io, eb))
+		return -EIO;
+	buf = kvmalloc(io->erase_size, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	/*
+	 * What reached the flash before the failure, then what did not.  An
+	 * operation whose first nodes went out with an earlier write leaves
+	 * nothing whole in the buffer (@end before it): all is on the flash.
+	 */
+	keep = end;
+	err = wb > start ? sffs_io_read(io, start, buf, wb - start) : 0;
+	if (!err && end > wb) {
+		memcpy(buf + (wb - start), io->wbuf, end - wb);
+		err = sffs_op_boundary(j, buf, start, wb, end, &keep);
+	}
+	if (err)
+		goto out;
+	/* nothing more goes to the failing block */
+	sffs_account_dead(j, io->head_end - sffs_io_head(io));
+	sffs_io_drop_wbuf(io);
+	if (j->jcur + 1 < j->jcnt) {
+		nb = j->jeb[++j->jcur];
+	} else {
+		err = sffs_alloc_eb(j, &nb, true);
+		if (err)
+			goto out;
+	}
+	sffs_io_set_head(io, sffs_eb_addr(io, nb));
+	err = sffs_rewrite(j, buf, start, keep, end);
+	if (!err)
+		err = sffs_journal_commit(j);
+out:
+	kvfree(buf);
+	if (err == -EIO || err == -EUCLEAN) {
+		io->write_failed = true;
+		err = -EIO;
+	}
+	return err;
+}
+
+/* Append the nodes of an operation; after a program failure, none counts */
+static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		u64 at = sffs_io_head(j->io);
+
+		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
+				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
+				  &wn[i].addr);
+		if (err) {
+			/*
+			 * The part of the node that went to the buffer, and
+			 * the whole nodes before it, are dead: the operation
+			 * is written again, or not at all.
+			 */
+			if (sffs_io_head(j->io) > at)
+				sffs_account_dead(j, sffs_io_head(j->io) - at);
+			while (i--)
+				sffs_index_obsolete(j, wn[i].addr,
+						    ALIGN(wn[i].len,
+							  SFFS_NODE_ALIGN));
+			return err;
+		}
+	}
+	return 0;
+}
+
 /**
  * sffs_journal_write - journal an operation and apply it to the index
  * @j: the journal
@@ -252,6 +452,7 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
  */
 int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 {
+	unsigned int tries;
 	u32 total = 0;
 	int i, err;
 
@@ -264,23 +465,31 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		if (err && err != -ENOSPC)
 			return err;
 	}
-	while (total > sffs_io_room(j->io)) {
-		err = sffs_journal_next_block(j);
-		if (err == -EAGAIN) {
-			/* the commit needs free blocks the table has not */
-			if (j->starved && !j->in_gc)
-				sffs_gc(j);
-			err = sffs_journal_commit(j);
+	for (tries = 0; ; tries++) {
+		u64 op;
+
+		err = 0;
+		while (!err && total > sffs_io_room(j->io)) {
+			err = sffs_journal_next_block(j);
+			if (err == -EAGAIN) {
+				/* the commit needs free blocks the table has not */
+				if (j->starved && !j->in_gc)
+					sffs_gc(j);
+				err = sffs_journal_commit(j);
+			}
 		}
+		op = sffs_io_head(j->io);
+		if (!err)
+			err = sffs_append_op(j, wn, n);
+		if (!err)
+			break;
+		if (err != -EIO || !j->io->write_failed || j->in_commit ||
+		    j->io->ro || tries == SFFS_WRITE_TRIES)
+			return sffs_write_error(j, err);
+		/* a failed flush ends a whole operation; a failed append not */
+		err = sffs_journal_recover(j, min(op, sffs_io_head(j->io)));
 		if (err)
-			return err;
-	}
-	for (i = 0; i < n; i++) {
-		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
-				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
-				  &wn[i].addr);
-		if (err)
-			return err;
+			return sffs_write_error(j, err);
 	}
 	for (i = 0; i < n; i++) {
 		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
@@ -298,9 +507,17 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 /* Make everything journaled so far survive a power cut */
 int sffs_journal_sync(struct sffs_journal *j)
 {
+	u64 head = sffs_io_head(j->io);
+	int err;
+
 	if (j->io->ro)
 		return 0;
-	return sffs_flush(j);
+	err = sffs_flush(j);
+	/* the recovery commits: what the buffer held is on the flash then */
+	if (err == -EIO && j->io->write_failed && !j->in_commit &&
+	    !j->io->ro)
+		err = sffs_journal_recover(j, head);
+	return sffs_write_error(j, err);
 }
 
 /**
@@ -416,7 +633,22 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 		j->nspare++;
 	}
 	for (i = 0; i < j->nfreeable; i++) {
-		err = sffs_ebt_free(j, j->freeable[i]);
+		u32 eb = j->freeable[i];
+
+		/*
+		 * A block a program failed in goes out of service instead.
+		 * Marked bad before the checkpoint is written: if the power
+		 * goes first, the previous index may still point into it,
+		 * and reads of a block marked bad still work.
+		 */
+		if (sffs_io_retiring(j->io, eb)) {
+			pr_warn("sffs: %s: erase block %u emptied after a program failure: marked bad\n",
+				j->io->mtd->name, eb);
+			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			err = sffs_ebt_bad(j, eb);
+		} else {
+			err = sffs_ebt_free(j, eb);
+		}
 		if (err)
 			return err;
 	}
@@ -469,8 +701,12 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (!err)
 		err = sffs_journal_relist(j);
 	j->in_commit = false;
+	/*
+	 * A commit that the flash cut short cannot be written elsewhere: the
+	 * index nodes it wrote are already named by their parents.
+	 */
 	if (err)
-		return err;
+		return sffs_write_error(j, err);
 
 	/*
 	 * The blocks garbage collection emptied are free in the table this
@@ -504,7 +740,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
 	if (err)
-		return err;
+		return sffs_write_error(j, err);
 	j->commits++;
 	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
 			  j->used, j->jcnt, freed);

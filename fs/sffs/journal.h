@@ -28,6 +28,7 @@ struct sffs_wnode {
 
 #define SFFS_TRUNC_FL_DELETE	0x01	/* trunc node: drop the inode */
 #define SFFS_MAX_GROUP		8
+#define SFFS_WRITE_TRIES	2	/* program failures one operation survives */
 
 #define SFFS_POOL_SIZE		32	/* free erase blocks kept at hand */
 #define SFFS_MAX_SPARES		16	/* erased blocks set aside for commits */
@@ -62,7 +63,7 @@ struct sffs_eb_info {
  * @scrubbed: blocks emptied because reads found bitflips in them
  * @wl_moves: blocks of cold data moved to even out wear
  * @erases: erase blocks erased
- * @bad: erase blocks retired because an erase failed
+ * @bad: erase blocks retired because an erase or a program failed
  */
 struct sffs_gc_stats {
 	unsigned long runs;
@@ -222,6 +223,7 @@ int sffs_take_worn(struct sffs_journal *j, u32 *eb);
 int sffs_gc(struct sffs_journal *j);
 bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
+u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
 void sffs_gc_release(struct sffs_journal *j);
 
 int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,

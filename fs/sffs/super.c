@@ -269,6 +269,9 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_unlock(&c->mutex);
 	if (err)
 		goto out_compr;
+	/* the replay could not write where it must: read-only */
+	if (c->io.ro)
+		sb->s_flags |= SB_RDONLY;
 	c->compr = c->j.cp.default_compr < SFFS_COMPR_TYPES &&
 		   sffs_tfm(c, c->j.cp.default_compr) ? c->j.cp.default_compr : 0;
 	err = sffs_apply_options(c, fc);
