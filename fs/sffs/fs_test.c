@@ -1101,6 +1101,114 @@ static void sffs_badblock_program(struct kunit *test)
 }
 
 /*
+ * Program failures in commits: the index nodes, table pages and journal
+ * data of a commit the flash cut short are written again elsewhere and
+ * the commit done again; a failed checkpoint write goes on in the other
+ * anchor slot.  Each commit here fails at one of its first page
+ * programs.
+ */
+static void sffs_badblock_commit(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 20000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned int k, i, in_commit = 0, in_anchor = 0, fails, slot, upb;
+	unsigned int nfailing = 0;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+	u32 eb;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	for (k = 1; k <= 24; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   false), 0);
+		down_read(&mnt->mnt_sb->s_umount);
+		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
+		up_read(&mnt->mnt_sb->s_umount);
+		mutex_lock(&c->mutex);
+		fails = rf->prog_failures;
+		/* a commit programs a few pages: fail the 1st, 2nd or 3rd */
+		rf->fail_in = 1 + (k - 1) % 3;
+		err = sffs_journal_commit(&c->j);
+		in_commit += rf->prog_failures != fails;
+		rf->fail_in = 0;
+		/*
+		 * The anchor blocks cannot be retired: a program failure
+		 * there is taken as a passing one, or a later checkpoint
+		 * would fail in the same block with no older one in its
+		 * slot, and leave the file system read-only.
+		 */
+		for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+			if (test_and_clear_bit(c->io.anchor_eb[i], rf->failing))
+				in_anchor++;
+		mutex_unlock(&c->mutex);
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "commit failing at program %u",
+				    k);
+		KUNIT_EXPECT_FALSE(test, c->io.ro);
+	}
+	KUNIT_EXPECT_GE(test, in_commit, 20U);
+	KUNIT_EXPECT_LT(test, in_anchor, in_commit / 2);
+
+	/* the anchor block the next checkpoint goes to fails */
+	mutex_lock(&c->mutex);
+	upb = c->io.erase_size / c->io.cp_unit;
+	KUNIT_ASSERT_LT(test, c->io.cp_next, 2 * upb);
+	KUNIT_ASSERT_GT(test, c->io.cp_next, 0U);
+	eb = c->io.anchor_eb[2 * c->io.cp_slot + c->io.cp_next / upb];
+	set_bit(eb, rf->failing);
+	slot = c->io.cp_slot;
+	fails = rf->prog_failures;
+	KUNIT_EXPECT_EQ(test, sffs_journal_commit(&c->j), 0);
+	KUNIT_EXPECT_EQ(test, rf->prog_failures, fails + 1);
+	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
+	mutex_unlock(&c->mutex);
+	clear_bit(eb, rf->failing);
+
+	/* the next writes have garbage collection empty the failing blocks */
+	for (k = 1; k <= 24 && c->io.nretire; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+	}
+	KUNIT_EXPECT_EQ(test, c->io.nretire, 0U);
+	KUNIT_EXPECT_EQ(test, c->j.gc.bad,
+			(unsigned long)(in_commit - in_anchor));
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	check_space(test, mnt, "after commit failures", 0);
+	check_free(test, mnt, "after commit failures", 0);
+	for (k = 1; k <= 24; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       len, tmp),
+				    0, "%s", name);
+	}
+	sffs_rf_umount(mnt);
+	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
+		nfailing++;
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(eb, rf->bad),
+				      "block %u failed, not retired", eb);
+	}
+	KUNIT_EXPECT_EQ(test, nfailing, in_commit - in_anchor);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "%u commits cut by a program failure and done again, %u of them at the checkpoint; %u blocks retired\n",
+		   in_commit + 1, in_anchor + 1, nfailing);
+}
+
+/*
  * Wear levelling: half the flash holds cold files, and a small hot file
  * is rewritten until every block could have been erased 25 times.
  * Without static wear levelling the cold blocks would stay at one or two
@@ -1204,6 +1312,7 @@ static struct kunit_suite sffs_fs_suite = {
  */
 static struct kunit_case sffs_badblock_cases[] = {
 	KUNIT_CASE(sffs_badblock_program),
+	KUNIT_CASE(sffs_badblock_commit),
 	{}
 };
 

@@ -571,6 +571,29 @@ out:
 	return err[0];
 }
 
+/* Write a checkpoint unit at the end of the current slot, or the other */
+static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
+{
+	int err;
+
+	if (io->cp_next >= sffs_slot_units(io)) {
+		unsigned int other = !io->cp_slot;
+
+		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
+		if (!err)
+			err = sffs_io_erase(io, io->anchor_eb[2 * other + 1]);
+		if (err)
+			return err;
+		io->cp_slot = other;
+		io->cp_next = 0;
+	}
+	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
+			     buf, io->cp_unit);
+	/* A failed write may have programmed the unit: never reuse it */
+	io->cp_next++;
+	return err;
+}
+
 /**
  * sffs_anchor_write - write a checkpoint to the anchor
  * @io: I/O state
@@ -585,26 +608,24 @@ int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 
 	if (io->ro)
 		return -EROFS;
-	if (io->cp_next >= sffs_slot_units(io)) {
-		unsigned int other = !io->cp_slot;
-
-		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
-		if (!err)
-			err = sffs_io_erase(io, io->anchor_eb[2 * other + 1]);
-		if (err)
-			return err;
-		io->cp_slot = other;
-		io->cp_next = 0;
-	}
 	buf = kvmalloc(io->cp_unit, GFP_NOFS);
 	if (!buf)
 		return -ENOMEM;
 	memset(buf, 0xff, io->cp_unit);
 	memcpy(buf, cp, sizeof(*cp));
-	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
-			     buf, io->cp_unit);
+	err = sffs_anchor_write_unit(io, buf);
+	/*
+	 * The anchor cannot move, but a program failure can be gone round
+	 * once: by the other slot, which may be erased while this one has
+	 * an older checkpoint before the failed unit.
+	 */
+	if (err == -EIO && io->write_failed && io->cp_next > 1) {
+		pr_warn("sffs: %s: checkpoint write failed in anchor slot %u: going on in the other slot\n",
+			io->mtd->name, io->cp_slot);
+		io->write_failed = false;
+		io->cp_next = sffs_slot_units(io);
+		err = sffs_anchor_write_unit(io, buf);
+	}
 	kvfree(buf);
-	/* A failed write may have programmed the unit: never reuse it */
-	io->cp_next++;
 	return err;
 }

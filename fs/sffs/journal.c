@@ -103,15 +103,21 @@ int sffs_journal_next_block(struct sffs_journal *j)
 static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 		       unsigned int type, unsigned int flags, u64 *addr)
 {
+	u64 at = sffs_io_head(j->io);
 	int err;
 
 	sffs_node_seal(buf, type, len, ++j->sqnum, flags);
 	err = sffs_io_append(j->io, buf, len, addr);
-	if (err)
+	if (err) {
+		/* the part of the node that went to the buffer is dead */
+		if (sffs_io_head(j->io) > at)
+			sffs_account_dead(j, sffs_io_head(j->io) - at);
 		return err;
+	}
 	j->free -= min_t(u64, j->free, ALIGN(len, SFFS_NODE_ALIGN));
 	j->used += ALIGN(len, SFFS_NODE_ALIGN);
 	sffs_ebt_live(j, *addr, ALIGN(len, SFFS_NODE_ALIGN));
+	j->wend = sffs_io_head(j->io);
 	return 0;
 }
 
@@ -293,7 +299,8 @@ static int sffs_op_boundary(struct sffs_journal *j, void *buf, u64 start,
  * Write the nodes of @buf again at the write head: those from @from to
  * @end, @buf starting at flash address @start.  A leaf the index points
  * at moves there; the others are dead, but replay needs them (deletions,
- * truncations) until the next commit.
+ * truncations) until the next commit.  Index nodes a commit wrote are
+ * left to the commit to write again.
  */
 static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
 			u64 from, u64 end)
@@ -315,7 +322,20 @@ static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
 		if (err)
 			return err;
 		len = le32_to_cpu(hdr->len);
-		if (hdr->type != SFFS_NODE_PAD) {
+		if (hdr->type == SFFS_NODE_INDEX) {
+			struct sffs_index_node *ix = (void *)hdr;
+
+			/*
+			 * Written by the commit the failure cut short: its
+			 * znode is written again when the commit is, and the
+			 * parent with it.
+			 */
+			key = sffs_key_from_le(&ix->branch[0].key);
+			err = sffs_index_dirty_node(&j->idx, p,
+						    le16_to_cpu(ix->level), &key);
+			if (err < 0)
+				return err;
+		} else if (hdr->type != SFFS_NODE_PAD) {
 			bool live = !sffs_node_key(hdr, &key) &&
 				    !sffs_index_lookup(&j->idx, &key, &ref) &&
 				    ref.addr == p;
@@ -341,18 +361,20 @@ static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
 /**
  * sffs_journal_recover - go on after the flash refused a write
  * @j: the journal, not committing
- * @end: end of the last whole operation in the write buffer
+ * @end: end of the last whole operation in the write buffer, or outside
+ *	 the block of the write head if none is
  *
  * As UBI and YAFFS2 do: what the failed write held is written again in a
  * fresh erase block, and the failing block is retired once garbage
  * collection has moved the rest of its data.  Node addresses are
- * physical, so the index is pointed at the new copies, and a commit
- * makes the new place the one replay knows before anything written
- * after the failure is acknowledged.  Whole operations are copied: the
- * one the failed write cut is copied from its first node on, the part
- * already on the flash included, so that replay after a power cut sees
- * it whole or not at all.  The operation being appended past @end, if
- * any, is the caller's to write again.
+ * physical, so the index is pointed at the new copies; the caller then
+ * commits, which makes the new place the one replay knows before
+ * anything written after the failure is acknowledged.  Whole operations
+ * are copied: the one the failed write cut is copied from its first node
+ * on, the part already on the flash included, so that replay after a
+ * power cut sees it whole or not at all.  The operation being appended
+ * past @end, if any, is the caller's to write again; so is the commit
+ * whose index nodes were in the write buffer.
  *
  * Return: 0, or a negative error; -EIO leaves the file system read-only.
  */
@@ -362,14 +384,18 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	u64 wb = io->wbuf_addr, jhead = le64_to_cpu(j->cp.jhead);
 	u32 eb = sffs_addr_eb(io, wb), nb;
 	u64 start = sffs_eb_addr(io, eb), keep;
+	unsigned long max_clean = j->idx.max_clean;
+	bool listed = j->jcur < j->jcnt && j->jeb[j->jcur] == eb;
 	void *buf;
 	int err;
 
-	if (j->in_commit || end < start || end > wb + io->wbuf_used ||
-	    j->jcur >= j->jcnt || j->jeb[j->jcur] != eb)
+	if (j->in_commit)
 		return -EIO;
 	if (sffs_addr_eb(io, jhead) == eb && jhead > start)
 		start = jhead;
+	/* no whole node went to the buffer since the head entered @eb */
+	if (end < start || end > wb + io->wbuf_used)
+		end = start;
 	pr_warn("sffs: %s: program failure in erase block %u: its last writes go elsewhere, and it will be retired\n",
 		io->mtd->name, eb);
 	if (!sffs_io_retire(io, eb))
@@ -393,7 +419,7 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	/* nothing more goes to the failing block */
 	sffs_account_dead(j, io->head_end - sffs_io_head(io));
 	sffs_io_drop_wbuf(io);
-	if (j->jcur + 1 < j->jcnt) {
+	if (listed && j->jcur + 1 < j->jcnt) {
 		nb = j->jeb[++j->jcur];
 	} else {
 		err = sffs_alloc_eb(j, &nb, true);
@@ -401,9 +427,15 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 			goto out;
 	}
 	sffs_io_set_head(io, sffs_eb_addr(io, nb));
+	/*
+	 * Znodes a cut-short commit wrote are clean, at addresses that
+	 * never reached the flash: none may leave the cache before it has
+	 * been marked dirty again.
+	 */
+	j->idx.max_clean = ULONG_MAX;
 	err = sffs_rewrite(j, buf, start, keep, end);
-	if (!err)
-		err = sffs_journal_commit(j);
+	j->idx.max_clean = max_clean;
+	/* the caller's commit makes the new place the one replay knows */
 out:
 	kvfree(buf);
 	if (err == -EIO || err == -EUCLEAN) {
@@ -419,19 +451,14 @@ static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 	int i, err;
 
 	for (i = 0; i < n; i++) {
-		u64 at = sffs_io_head(j->io);
-
 		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
 				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
 				  &wn[i].addr);
 		if (err) {
 			/*
-			 * The part of the node that went to the buffer, and
-			 * the whole nodes before it, are dead: the operation
-			 * is written again, or not at all.
+			 * The whole nodes before the one that failed are dead
+			 * too: the operation is written again, or not at all.
 			 */
-			if (sffs_io_head(j->io) > at)
-				sffs_account_dead(j, sffs_io_head(j->io) - at);
 			while (i--)
 				sffs_index_obsolete(j, wn[i].addr,
 						    ALIGN(wn[i].len,
@@ -488,6 +515,8 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			return sffs_write_error(j, err);
 		/* a failed flush ends a whole operation; a failed append not */
 		err = sffs_journal_recover(j, min(op, sffs_io_head(j->io)));
+		if (!err)
+			err = sffs_journal_commit(j);
 		if (err)
 			return sffs_write_error(j, err);
 	}
@@ -515,8 +544,11 @@ int sffs_journal_sync(struct sffs_journal *j)
 	err = sffs_flush(j);
 	/* the recovery commits: what the buffer held is on the flash then */
 	if (err == -EIO && j->io->write_failed && !j->in_commit &&
-	    !j->io->ro)
+	    !j->io->ro) {
 		err = sffs_journal_recover(j, head);
+		if (!err)
+			err = sffs_journal_commit(j);
+	}
 	return sffs_write_error(j, err);
 }
 
@@ -655,23 +687,12 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 	return 0;
 }
 
-/**
- * sffs_journal_commit - write the dirty index and a checkpoint
- * @j: the journal
- *
- * Return: 0, or a negative error; after an error the file system must
- * turn read-only, the last checkpoint still being the valid one.
- */
-int sffs_journal_commit(struct sffs_journal *j)
+/* What a commit writes before its checkpoint */
+static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 {
-	struct sffs_checkpoint_node *cp = &j->cp;
-	unsigned int i, freed;
-	u64 root;
-	u32 len;
+	unsigned int i;
 	int err;
 
-	if (j->io->ro)
-		return -EROFS;
 	j->in_commit = true;
 	err = sffs_commit_prepare(j);
 	/*
@@ -688,7 +709,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 
 		err = sffs_ebt_fold(j);
 		if (!err)
-			err = sffs_index_commit(&j->idx, &root, &len);
+			err = sffs_index_commit(&j->idx, root, len);
 		if (i && j->allocs == allocs)
 			break;
 		if (i == 8) {
@@ -701,12 +722,46 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (!err)
 		err = sffs_journal_relist(j);
 	j->in_commit = false;
-	/*
-	 * A commit that the flash cut short cannot be written elsewhere: the
-	 * index nodes it wrote are already named by their parents.
-	 */
-	if (err)
-		return sffs_write_error(j, err);
+	return err;
+}
+
+/**
+ * sffs_journal_commit - write the dirty index and a checkpoint
+ * @j: the journal
+ *
+ * Return: 0, or a negative error; after an error the file system must
+ * turn read-only, the last checkpoint still being the valid one.
+ */
+int sffs_journal_commit(struct sffs_journal *j)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	unsigned int i, freed, tries;
+	u64 root;
+	u32 len;
+	int err;
+
+	if (j->io->ro)
+		return -EROFS;
+	for (tries = 0; ; tries++) {
+		unsigned long max_clean = j->idx.max_clean;
+
+		/*
+		 * The znodes this commit writes stay cached until it is
+		 * done: if the flash refuses a write, those that went to
+		 * the same write buffer are found and written again.
+		 */
+		j->idx.max_clean = ULONG_MAX;
+		err = sffs_commit_write(j, &root, &len);
+		j->idx.max_clean = max_clean;
+		if (!err)
+			break;
+		if (err != -EIO || !j->io->write_failed || j->io->ro ||
+		    tries == SFFS_WRITE_TRIES)
+			return sffs_write_error(j, err);
+		err = sffs_journal_recover(j, j->wend);
+		if (err)
+			return sffs_write_error(j, err);
+	}
 
 	/*
 	 * The blocks garbage collection emptied are free in the table this

@@ -134,6 +134,7 @@ struct sffs_gc_stats {
  * @allocs: erase blocks allocated since mount
  * @starved: a table scan found no free block: collect at once
  * @in_gc: garbage collection is moving nodes
+ * @wend: end of the last node appended whole
  * @gc: garbage collection statistics
  */
 struct sffs_journal {
@@ -184,6 +185,7 @@ struct sffs_journal {
 	unsigned long allocs;
 	bool starved;
 	bool in_gc;
+	u64 wend;
 	struct sffs_gc_stats gc;
 };
 
