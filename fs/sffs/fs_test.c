@@ -948,6 +948,34 @@ MODULE_PARM_DESC(bb_rounds, "KUnit: program failures in sffs_badblock_program");
 #define BB_FILES	24
 #define BB_LEN		(48 * 1024)
 #define BB_OPS		48
+#define BB_PER_FLASH	16	/* rounds on one flash: each costs a block */
+
+/*
+ * The blocks of @rf that failed a program, and those of them retired;
+ * then @rf goes, as the RAM flash the next rounds use is a new one.  The
+ * anchor (the first blocks: this flash has no factory bad block) cannot
+ * be retired: its failures are counted in @anchor.
+ */
+static void bb_tally(struct kunit *test, struct sffs_ramflash *rf,
+		     unsigned int *nfailing, unsigned int *retired,
+		     unsigned int *anchor)
+{
+	u32 eb;
+
+	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
+		if (eb < SFFS_ANCHOR_BLOCKS) {
+			KUNIT_EXPECT_FALSE(test, test_bit(eb, rf->bad));
+			(*anchor)++;
+			continue;
+		}
+		(*nfailing)++;
+		if (test_bit(eb, rf->bad))
+			(*retired)++;
+	}
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	test->priv = NULL;
+	sffs_rf_free(rf);
+}
 
 /*
  * Grown bad blocks: in each round a page program fails at a random point
@@ -961,20 +989,19 @@ MODULE_PARM_DESC(bb_rounds, "KUnit: program failures in sffs_badblock_program");
  */
 static void sffs_badblock_program(struct kunit *test)
 {
-	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	struct sffs_ramflash *rf = NULL;
 	u8 *buf = kunit_kmalloc(test, BB_LEN, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, BB_LEN + 1, GFP_KERNEL);
 	u32 *ver = kunit_kzalloc(test, BB_FILES * sizeof(*ver), GFP_KERNEL);
 	bool *unsure = kunit_kzalloc(test, BB_FILES * sizeof(*unsure),
 				     GFP_KERNEL);
 	unsigned int round, op, i, ro = 0, retired = 0, failed = 0;
-	unsigned int nfailing = 0;
+	unsigned int nfailing = 0, injected = 0, anchor = 0;
 	unsigned long bad_total = 0;
 	struct rnd_state rnd;
 	struct vfsmount *mnt;
 	struct sffs_info *c;
 	char name[32], to[32];
-	u32 eb;
 	int err;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
@@ -982,20 +1009,32 @@ static void sffs_badblock_program(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ver);
 	KUNIT_ASSERT_NOT_NULL(test, unsure);
 	prandom_seed_state(&rnd, 0xbadb10c);
-	mnt = sffs_rf_mount(rf, "compr=none");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	for (i = 0; i < BB_FILES; i++) {
-		snprintf(name, sizeof(name), "b%u", i);
-		ver[i] = i * 1000;
-		sffs_test_fill(buf, BB_LEN, ver[i], false);
-		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
-							   BB_LEN, true), 0);
-	}
-	sffs_rf_umount(mnt);
 
 	for (round = 0; round < bb_rounds; round++) {
-		unsigned int fails = rf->prog_failures;
+		unsigned int fails;
 		bool went_ro = false;
+
+		if (round % BB_PER_FLASH == 0) {
+			if (rf) {
+				injected += rf->prog_failures;
+				bb_tally(test, rf, &nfailing, &retired, &anchor);
+			}
+			rf = sffs_rf_create(test, NULL, 0);
+			mnt = sffs_rf_mount(rf, "compr=none");
+			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+			for (i = 0; i < BB_FILES; i++) {
+				snprintf(name, sizeof(name), "b%u", i);
+				ver[i] = round * 10000 + i * 100;
+				unsure[i] = false;
+				sffs_test_fill(buf, BB_LEN, ver[i], false);
+				KUNIT_ASSERT_EQ(test,
+						sffs_test_write_file(mnt, name, buf,
+								     BB_LEN, true),
+						0);
+			}
+			sffs_rf_umount(mnt);
+		}
+		fails = rf->prog_failures;
 
 		mnt = sffs_rf_mount(rf, "compr=none");
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
@@ -1085,19 +1124,17 @@ static void sffs_badblock_program(struct kunit *test)
 	 * whose failure left the file system read-only: they are retired
 	 * when they fail again, if they are used again.
 	 */
-	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
-		nfailing++;
-		if (test_bit(eb, rf->bad))
-			retired++;
+	if (rf) {
+		injected += rf->prog_failures;
+		bb_tally(test, rf, &nfailing, &retired, &anchor);
 	}
 	KUNIT_EXPECT_GE(test, retired + ro, nfailing);
 	KUNIT_EXPECT_LE(test, retired, nfailing);
 	KUNIT_EXPECT_EQ(test, bad_total, (unsigned long)retired);
 	KUNIT_EXPECT_GT(test, failed - ro, 0U);
-	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
-	kunit_info(test, "%u rounds with program failures (%u in all), %u survived in place, %u made the file system read-only, %u of %u failing blocks retired\n",
-		   failed, rf->prog_failures, failed - ro, ro, retired,
-		   nfailing);
+	kunit_info(test, "%u rounds with program failures (%u in all), %u survived in place, %u made the file system read-only, %u of %u failing blocks retired, %u in the anchor\n",
+		   failed, injected, failed - ro, ro, retired, nfailing,
+		   anchor);
 }
 
 /*

@@ -264,6 +264,17 @@ static int sffs_write_error(struct sffs_journal *j, int err)
 }
 
 /*
+ * sffs_node_check() for the nodes of a write buffer or block: the tail of
+ * a unit too short for a pad node is left erased, as at the end of @avail.
+ */
+static int sffs_check_at(const void *node, u64 avail)
+{
+	if (avail < sizeof(struct sffs_node_hdr))
+		return memchr_inv(node, 0xff, avail) ? -EUCLEAN : -ENODATA;
+	return sffs_node_check(node, avail);
+}
+
+/*
  * The last boundary between operations at or before @upto, in the nodes
  * of @buf, which starts at flash address @start.  Operations must be
  * written again whole: replay applies whole operations only.
@@ -276,7 +287,7 @@ static int sffs_op_boundary(struct sffs_journal *j, void *buf, u64 start,
 	*keep = start;
 	while (p < upto) {
 		struct sffs_node_hdr *hdr = buf + (p - start);
-		int err = sffs_node_check(hdr, end - p);
+		int err = sffs_check_at(hdr, end - p);
 
 		if (err == -ENODATA) {
 			/* the tail of a unit a flush left erased */
@@ -313,7 +324,7 @@ static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
 		struct sffs_zref ref;
 		struct sffs_ckey key;
 		u64 addr;
-		int err = sffs_node_check(hdr, end - p);
+		int err = sffs_check_at(hdr, end - p);
 
 		if (err == -ENODATA) {
 			p = ALIGN(p + 1, j->io->unit);
@@ -438,6 +449,9 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	/* the caller's commit makes the new place the one replay knows */
 out:
 	kvfree(buf);
+	if (err)
+		pr_err("sffs: %s: the writes erase block %u refused could not be made elsewhere: %d\n",
+		       io->mtd->name, eb, err);
 	if (err == -EIO || err == -EUCLEAN) {
 		io->write_failed = true;
 		err = -EIO;
