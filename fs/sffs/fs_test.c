@@ -535,6 +535,97 @@ static void sffs_powercut_orphan(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Small operations, more bytes of journal than a file block: empty files
+ * made again, an inode node each
+ */
+static void fill_ops(struct vfsmount *mnt, u8 *buf)
+{
+	char name[16];
+	int i;
+
+	for (i = 0; i < 120; i++) {
+		snprintf(name, sizeof(name), "e%d", i);
+		sffs_test_write_file(mnt, name, buf, 0, false);
+	}
+}
+
+/*
+ * Power cuts at each flash write of an unlink of an open file, of what
+ * follows it and of the close that deletes the file: after the mount, the
+ * file has its name and all its data, or no name, no inode and no orphan
+ * record, whatever the cut left on the flash.
+ */
+static void sffs_powercut_orphan_cuts(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 64 * 1024;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned int kept = 0, gone = 0, deleted = 0, came = 0;
+	struct vfsmount *mnt;
+	struct file *f;
+	char name[16];
+	int cut, err;
+	u64 ino;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	/* the later cut points fall in the unmount's commit, or after it */
+	for (cut = 1; cut <= 16; cut++) {
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
+				       PTR_ERR(mnt));
+		snprintf(name, sizeof(name), "o%d", cut);
+		sffs_test_fill(buf, len, cut, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+		f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+		ino = file_inode(f)->i_ino;
+		/*
+		 * Operations before the unlink, and before the close, in the
+		 * same write, so that a write torn in half may keep them and
+		 * lose the unlink or the deletion.
+		 */
+		KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+		fill_ops(mnt, buf);
+		SFFS_SB(mnt->mnt_sb)->io.cut = cut;
+		unlink_file(mnt, name);
+		sffs_test_write_file(mnt, "x", buf, 4096, true);
+		fill_ops(mnt, buf);
+		__fput_sync(f);
+		sffs_test_write_file(mnt, "y", buf, 4096, true);
+		came += !SFFS_SB(mnt->mnt_sb)->io.cut;
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
+				       PTR_ERR(mnt));
+		deleted += SFFS_SB(mnt->mnt_sb)->orphans;
+		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %d", cut);
+		err = sffs_test_check_file(mnt, name, buf, len, tmp);
+		if (!err) {
+			kept++;
+			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+		} else {
+			gone++;
+			KUNIT_EXPECT_EQ_MSG(test, err, -ENOENT, "cut %d", cut);
+			KUNIT_EXPECT_FALSE_MSG(test, ino_in_index(mnt, ino),
+					       "cut %d", cut);
+		}
+		check_space(test, mnt, "orphan cut", cut);
+		check_free(test, mnt, "orphan cut", cut);
+		sffs_rf_umount(mnt);
+	}
+	KUNIT_EXPECT_GT(test, kept, 0U);
+	KUNIT_EXPECT_GT(test, gone, 0U);
+	KUNIT_EXPECT_GT(test, deleted, 0U);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "16 cut points, %u before the unmount: the file kept %u times, gone %u times, %u by the mount's deletion of orphans\n",
+		   came, kept, gone, deleted);
+}
+
 /* Overwrite @len bytes of @name at @pos, in place, and fsync */
 static int update_file(struct vfsmount *mnt, const char *name, const u8 *buf,
 		       loff_t pos, size_t len)
@@ -1369,6 +1460,7 @@ static struct kunit_case sffs_powercut_cases[] = {
 	KUNIT_CASE(sffs_powercut_journal),
 	KUNIT_CASE(sffs_powercut_append),
 	KUNIT_CASE(sffs_powercut_orphan),
+	KUNIT_CASE(sffs_powercut_orphan_cuts),
 	KUNIT_CASE(sffs_powercut_gc),
 	{}
 };
