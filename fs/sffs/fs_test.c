@@ -1337,6 +1337,77 @@ static void sffs_badblock_commit(struct kunit *test)
 }
 
 /*
+ * Program failures one after the other, wherever the writes go: the
+ * recovery of one failure survives another, but not any number of them.
+ * Then the file system turns read-only, says so, and fails syncs from
+ * then on; what was fsync'd before is all there after a remount.
+ */
+static void sffs_badblock_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 20000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	bool acked[16] = {};
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+	int i, err = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	for (i = 0; i < 8; i++) {
+		acked[i] = true;
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+	}
+	/* a failure, then one in each program after it */
+	rf->fail_in = 3;
+	rf->fail_again = 16;
+	for (i = 8; i < 16 && !err; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		err = sffs_test_write_file(mnt, name, buf, len, true);
+		acked[i] = !err;
+	}
+	KUNIT_EXPECT_GT(test, rf->prog_failures, 2U);
+	KUNIT_EXPECT_NE(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->io.ro);
+	rf->fail_in = 0;
+	rf->fail_again = 0;
+	/* writes and syncs fail from now on, they do not pretend */
+	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "after", buf, 100,
+						   true), 0);
+	down_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), -EIO);
+	up_read(&mnt->mnt_sb->s_umount);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_FALSE(test, SFFS_SB(mnt->mnt_sb)->io.ro);
+	check_space(test, mnt, "after read-only", 0);
+	check_free(test, mnt, "after read-only", 0);
+	/* every file whose fsync returned 0 */
+	for (i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		if (acked[i])
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 len, tmp),
+					    0, "%s", name);
+	}
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
  * Wear levelling: half the flash holds cold files, and a small hot file
  * is rewritten until every block could have been erased 25 times.
  * Without static wear levelling the cold blocks would stay at one or two
@@ -1441,6 +1512,7 @@ static struct kunit_suite sffs_fs_suite = {
 static struct kunit_case sffs_badblock_cases[] = {
 	KUNIT_CASE(sffs_badblock_program),
 	KUNIT_CASE(sffs_badblock_commit),
+	KUNIT_CASE(sffs_badblock_readonly),
 	{}
 };
 

@@ -387,7 +387,7 @@ static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
  * past @end, if any, is the caller's to write again; so is the commit
  * whose index nodes were in the write buffer.
  *
- * Return: 0, or a negative error; -EIO leaves the file system read-only.
+ * Return: 0 or -EIO, which leaves the file system read-only.
  */
 static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 {
@@ -409,11 +409,11 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 		end = start;
 	pr_warn("sffs: %s: program failure in erase block %u: its last writes go elsewhere, and it will be retired\n",
 		io->mtd->name, eb);
-	if (!sffs_io_retire(io, eb))
-		return -EIO;
 	buf = kvmalloc(io->erase_size, GFP_NOFS);
-	if (!buf)
-		return -ENOMEM;
+	if (!buf || !sffs_io_retire(io, eb)) {
+		err = buf ? -EIO : -ENOMEM;
+		goto out;
+	}
 	/*
 	 * What reached the flash before the failure, then what did not.  An
 	 * operation whose first nodes went out with an earlier write leaves
@@ -449,10 +449,13 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	/* the caller's commit makes the new place the one replay knows */
 out:
 	kvfree(buf);
-	if (err)
+	if (err) {
+		/*
+		 * Whatever went wrong, the write buffer must not go to the
+		 * failing block again: read-only, with what is on the flash.
+		 */
 		pr_err("sffs: %s: the writes erase block %u refused could not be made elsewhere: %d\n",
 		       io->mtd->name, eb, err);
-	if (err == -EIO || err == -EUCLEAN) {
 		io->write_failed = true;
 		err = -EIO;
 	}
@@ -553,8 +556,9 @@ int sffs_journal_sync(struct sffs_journal *j)
 	u64 head = sffs_io_head(j->io);
 	int err;
 
+	/* after a write the flash refused, what was not synced is lost */
 	if (j->io->ro)
-		return 0;
+		return j->io->write_failed ? -EIO : 0;
 	err = sffs_flush(j);
 	/* the recovery commits: what the buffer held is on the flash then */
 	if (err == -EIO && j->io->write_failed && !j->in_commit &&

@@ -75,6 +75,10 @@ static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
 			set_bit(eb, rf->failing);
 			set_bit(eb, rf->touched);
 			rf->prog_failures++;
+			if (!rf->fail_in && rf->fail_again) {
+				rf->fail_again--;
+				rf->fail_in = 1;
+			}
 			return -EIO;
 		}
 		memcpy(rf->mem + addr, buf + done, RF_WRITESIZE);

@@ -28,6 +28,8 @@
  *	     too, as on a block going bad
  * @fail_in: fault injection: the program of the @fail_in-th page from now
  *	     fails (0: off), and its block becomes @failing
+ * @fail_again: after a failure @fail_in made, this many more: the next
+ *		program fails too, wherever it goes
  * @prog_failures: programs that failed that way
  * @violations: writes that broke a NAND rule, and erases of bad blocks
  * @programs: pages programmed
@@ -44,6 +46,7 @@ struct sffs_ramflash {
 	DECLARE_BITMAP(touched, RF_BLOCKS);
 	DECLARE_BITMAP(failing, RF_BLOCKS);
 	unsigned int fail_in;
+	unsigned int fail_again;
 	unsigned int prog_failures;
 	unsigned int violations;
 	unsigned long programs;
