@@ -1173,6 +1173,8 @@ static void sffs_badblock_program(struct kunit *test)
 		failed++;
 		if (went_ro) {
 			ro++;
+		} else if (round & 1) {
+			/* the unmount retires the failing block */
 		} else {
 			/* more writes: garbage collection moves what is left */
 			for (i = 0; i < BB_FILES && c->io.nretire; i++) {
@@ -1190,7 +1192,8 @@ static void sffs_badblock_program(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, c->io.write_errors,
 				(unsigned long)(rf->prog_failures - fails));
-		bad_total += c->j.gc.bad;
+		if (!(round & 1))
+			bad_total += c->j.gc.bad;
 		sffs_rf_umount(mnt);
 
 		mnt = sffs_rf_mount(rf, NULL);
@@ -1221,7 +1224,9 @@ static void sffs_badblock_program(struct kunit *test)
 	}
 	KUNIT_EXPECT_GE(test, retired + ro, nfailing);
 	KUNIT_EXPECT_LE(test, retired, nfailing);
-	KUNIT_EXPECT_EQ(test, bad_total, (unsigned long)retired);
+	/* counted in the statistics, in the rounds not left to the unmount */
+	KUNIT_EXPECT_LE(test, bad_total, (unsigned long)retired);
+	KUNIT_EXPECT_GT(test, bad_total, 0UL);
 	KUNIT_EXPECT_GT(test, failed - ro, 0U);
 	kunit_info(test, "%u rounds with program failures (%u in all), %u survived in place, %u made the file system read-only, %u of %u failing blocks retired, %u in the anchor\n",
 		   failed, injected, failed - ro, ro, retired, nfailing,

@@ -644,6 +644,26 @@ int sffs_gc(struct sffs_journal *j)
 	return err;
 }
 
+/**
+ * sffs_gc_retire - retire the blocks programs failed in, now
+ * @j: the journal
+ *
+ * Before an unmount or a remount read-only: the list of blocks waiting
+ * to be retired is not kept on the flash, so garbage collection moves
+ * their data now, and the commit that follows marks them bad.
+ */
+void sffs_gc_retire(struct sffs_journal *j)
+{
+	int err;
+
+	if (!j->io->nretire || j->io->ro)
+		return;
+	err = sffs_gc(j);
+	if (err && err != -ENOSPC)
+		pr_warn("sffs: %s: blocks to retire not emptied: %d\n",
+			j->io->mtd->name, err);
+}
+
 /*
  * For the checkpoint of a commit: the blocks emptied before it are free.
  * Their bytes were all dead (the commit rewrote the index nodes they

@@ -227,6 +227,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
 u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
 void sffs_gc_release(struct sffs_journal *j);
+void sffs_gc_retire(struct sffs_journal *j);
 
 int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 			unsigned int compr);

@@ -106,6 +106,7 @@ static void sffs_put_super(struct super_block *sb)
 	unregister_shrinker(&c->shrinker);
 	mutex_lock(&c->mutex);
 	if (!c->io.ro) {
+		sffs_gc_retire(&c->j);
 		err = sffs_journal_commit(&c->j);
 		if (err)
 			pr_err("sffs: %s: commit at unmount failed: %d; the journal will be replayed\n",
@@ -341,6 +342,7 @@ static int sffs_reconfigure(struct fs_context *fc)
 	sync_filesystem(sb);
 	mutex_lock(&c->mutex);
 	if (to_ro && !sb_rdonly(sb)) {
+		sffs_gc_retire(&c->j);
 		err = sffs_journal_commit(&c->j);
 		if (!err)
 			c->io.ro = true;
