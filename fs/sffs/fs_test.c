@@ -741,9 +741,36 @@ static void gc_trace_stop(void)
 	tracepoint_synchronize_unregister();
 }
 
+/* What the bad block tracepoint reported during sffs_badblock_commit */
+static struct {
+	bool on;
+	int mtd;
+	unsigned long program, marked;
+} bb_trace;
+
+static void bb_trace_bad(void *data, int mtd, u32 eb, const char *what)
+{
+	if (mtd != bb_trace.mtd)
+		return;
+	if (!strcmp(what, "program failed"))
+		bb_trace.program++;
+	else if (strstr(what, "program failure: marked bad"))
+		bb_trace.marked++;
+}
+
+static void bb_trace_stop(void)
+{
+	if (!bb_trace.on)
+		return;
+	bb_trace.on = false;
+	unregister_trace_sffs_bad_block(bb_trace_bad, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 static void sffs_fs_exit(struct kunit *test)
 {
 	gc_trace_stop();
+	bb_trace_stop();
 	sffs_rf_exit(test);
 }
 
@@ -1256,6 +1283,13 @@ static void sffs_badblock_commit(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	memset(&bb_trace, 0, sizeof(bb_trace));
+	bb_trace.mtd = rf->mtd.index;
+	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
+		KUNIT_ASSERT_EQ(test, register_trace_sffs_bad_block(bb_trace_bad,
+								    NULL), 0);
+		bb_trace.on = true;
+	}
 	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	c = SFFS_SB(mnt->mnt_sb);
@@ -1316,6 +1350,14 @@ static void sffs_badblock_commit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->io.nretire, 0U);
 	KUNIT_EXPECT_EQ(test, c->j.gc.bad,
 			(unsigned long)(in_commit - in_anchor));
+	/* the tracepoint saw what the statistics count */
+	if (bb_trace.on) {
+		KUNIT_EXPECT_EQ(test, bb_trace.program, c->io.write_errors);
+		KUNIT_EXPECT_EQ(test, bb_trace.marked, c->j.gc.bad);
+		bb_trace_stop();
+	}
+	KUNIT_EXPECT_EQ(test, c->io.write_errors,
+			(unsigned long)rf->prog_failures);
 	sffs_rf_umount(mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);

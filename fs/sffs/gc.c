@@ -222,6 +222,8 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 			pr_warn("sffs: %s: retiring erase block %u\n",
 				j->io->mtd->name, eb);
 			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			trace_sffs_bad_block(j->io->mtd->index, eb,
+					     "erase failed: marked bad");
 			j->free -= min_t(u64, j->free, j->io->erase_size);
 			j->gc.bad++;
 			sffs_ebt_bad(j, eb);
@@ -527,7 +529,8 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 		sffs_io_scrub_del(io, eb);
 		if (done || eb >= j->alloc_eb)
 			continue;
-		err = sffs_gc_block(j, eb, buf, "scrub");
+		err = sffs_gc_block(j, eb, buf, sffs_io_retiring(io, eb) ?
+				    "retire" : "scrub");
 		/* the walk read it again and found the same bitflips */
 		sffs_io_scrub_del(io, eb);
 		if (err < 0)

@@ -162,7 +162,7 @@ bool sffs_io_retire(struct sffs_io *io, u32 eb)
 	sffs_io_scrub_del(io, eb);
 	if (io->nscrub == SFFS_MAX_SCRUB)
 		io->nscrub--;
-	sffs_io_scrub_add(io, eb);
+	io->scrub[io->nscrub++] = eb;
 	return true;
 }
 
@@ -320,6 +320,8 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 		       io->mtd->name, len, addr, err);
 		io->write_errors++;
 		io->write_failed = true;
+		trace_sffs_bad_block(io->mtd->index, sffs_addr_eb(io, addr),
+				     "program failed");
 		return -EIO;
 	}
 	return 0;

@@ -695,6 +695,8 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 			pr_warn("sffs: %s: erase block %u emptied after a program failure: marked bad\n",
 				j->io->mtd->name, eb);
 			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			trace_sffs_bad_block(j->io->mtd->index, eb,
+					     "emptied after a program failure: marked bad");
 			err = sffs_ebt_bad(j, eb);
 		} else {
 			err = sffs_ebt_free(j, eb);
