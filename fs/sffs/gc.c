@@ -221,7 +221,7 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 		if (err == -EIO) {
 			pr_warn("sffs: %s: retiring erase block %u\n",
 				j->io->mtd->name, eb);
-			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			sffs_io_markbad(j->io, eb);
 			trace_sffs_bad_block(j->io->mtd->index, eb,
 					     "erase failed: marked bad");
 			j->free -= min_t(u64, j->free, j->io->erase_size);
@@ -680,10 +680,15 @@ void sffs_gc_release(struct sffs_journal *j)
 		u32 eb = j->freeable[i];
 
 		if (sffs_io_retiring(j->io, eb)) {
-			/* marked bad by the commit: its bytes leave the count */
+			/*
+			 * Bad in the table of this checkpoint: its bytes
+			 * leave the count, and the device marks it bad once
+			 * the checkpoint is written.
+			 */
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			sffs_io_retired(j->io, eb);
-			j->gc.bad++;
+			if (j->nmarkbad < SFFS_MAX_RETIRE)
+				j->markbad[j->nmarkbad++] = eb;
 		} else if (!(j->freeable_empty & BIT(i))) {
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			j->free += j->io->erase_size;

@@ -278,6 +278,19 @@ static size_t sffs_io_cut(struct sffs_io *io, size_t len)
 	return ALIGN_DOWN(len / 2, io->unit);
 }
 
+/* Mark @eb bad on the device; a flash operation like any other */
+void sffs_io_markbad(struct sffs_io *io, u32 eb)
+{
+	int err;
+
+	if (io->ro || sffs_io_cut(io, 1) != 1)
+		return;
+	err = mtd_block_markbad(io->mtd, sffs_eb_addr(io, eb));
+	if (err)
+		pr_err("sffs: %s: cannot mark erase block %u bad: %d\n",
+		       io->mtd->name, eb, err);
+}
+
 int sffs_io_erase(struct sffs_io *io, u32 eb)
 {
 	struct erase_info ei = {

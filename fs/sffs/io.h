@@ -112,6 +112,7 @@ bool sffs_io_retire(struct sffs_io *io, u32 eb);
 bool sffs_io_retiring(const struct sffs_io *io, u32 eb);
 void sffs_io_retired(struct sffs_io *io, u32 eb);
 void sffs_io_drop_wbuf(struct sffs_io *io);
+void sffs_io_markbad(struct sffs_io *io, u32 eb);
 void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);

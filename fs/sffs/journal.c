@@ -396,7 +396,6 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	u32 eb = sffs_addr_eb(io, wb), nb;
 	u64 start = sffs_eb_addr(io, eb), keep;
 	unsigned long max_clean = j->idx.max_clean;
-	bool listed = j->jcur < j->jcnt && j->jeb[j->jcur] == eb;
 	void *buf;
 	int err;
 
@@ -430,13 +429,15 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 	/* nothing more goes to the failing block */
 	sffs_account_dead(j, io->head_end - sffs_io_head(io));
 	sffs_io_drop_wbuf(io);
-	if (listed && j->jcur + 1 < j->jcnt) {
-		nb = j->jeb[++j->jcur];
-	} else {
-		err = sffs_alloc_eb(j, &nb, true);
-		if (err)
-			goto out;
-	}
+	/*
+	 * A fresh block, erased now, and not the next of the journal list:
+	 * if the power goes before the commit, replay may stop at the
+	 * failing block, and the mount then takes the blocks after it for
+	 * erased.
+	 */
+	err = sffs_alloc_eb(j, &nb, true);
+	if (err)
+		goto out;
 	sffs_io_set_head(io, sffs_eb_addr(io, nb));
 	/*
 	 * Znodes a cut-short commit wrote are clean, at addresses that
@@ -686,21 +687,14 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 		u32 eb = j->freeable[i];
 
 		/*
-		 * A block a program failed in goes out of service instead.
-		 * Marked bad before the checkpoint is written: if the power
-		 * goes first, the previous index may still point into it,
-		 * and reads of a block marked bad still work.
+		 * A block a program failed in goes out of service instead:
+		 * bad in the table now, on the device once the checkpoint
+		 * naming that table is written (sffs_markbad_pending()).
 		 */
-		if (sffs_io_retiring(j->io, eb)) {
-			pr_warn("sffs: %s: erase block %u emptied after a program failure: marked bad\n",
-				j->io->mtd->name, eb);
-			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
-			trace_sffs_bad_block(j->io->mtd->index, eb,
-					     "emptied after a program failure: marked bad");
+		if (sffs_io_retiring(j->io, eb))
 			err = sffs_ebt_bad(j, eb);
-		} else {
+		else
 			err = sffs_ebt_free(j, eb);
-		}
 		if (err)
 			return err;
 	}
@@ -743,6 +737,29 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 		err = sffs_journal_relist(j);
 	j->in_commit = false;
 	return err;
+}
+
+/*
+ * Mark bad on the device the blocks the checkpoint just written calls
+ * bad.  Not before: if the power went first, the previous checkpoint,
+ * whose table has them in use and whose counts include their bytes,
+ * would be the one a mount finds.
+ */
+static void sffs_markbad_pending(struct sffs_journal *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nmarkbad; i++) {
+		u32 eb = j->markbad[i];
+
+		pr_warn("sffs: %s: erase block %u emptied after a program failure: marked bad\n",
+			j->io->mtd->name, eb);
+		sffs_io_markbad(j->io, eb);
+		trace_sffs_bad_block(j->io->mtd->index, eb,
+				     "emptied after a program failure: marked bad");
+		j->gc.bad++;
+	}
+	j->nmarkbad = 0;
 }
 
 /**
@@ -816,6 +833,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 	err = sffs_anchor_write(j->io, cp);
 	if (err)
 		return sffs_write_error(j, err);
+	sffs_markbad_pending(j);
 	j->commits++;
 	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
 			  j->used, j->jcnt, freed);

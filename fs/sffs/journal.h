@@ -135,6 +135,9 @@ struct sffs_gc_stats {
  * @starved: a table scan found no free block: collect at once
  * @in_gc: garbage collection is moving nodes
  * @wend: end of the last node appended whole
+ * @markbad: blocks the checkpoint being written calls bad, to mark bad on
+ *	     the device once it is written
+ * @nmarkbad: entries in @markbad
  * @gc: garbage collection statistics
  */
 struct sffs_journal {
@@ -186,6 +189,8 @@ struct sffs_journal {
 	bool starved;
 	bool in_gc;
 	u64 wend;
+	u32 markbad[SFFS_MAX_RETIRE];
+	unsigned int nmarkbad;
 	struct sffs_gc_stats gc;
 };
 

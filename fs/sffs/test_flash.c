@@ -59,6 +59,8 @@ static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
 
 		if (page < rf->next_page[eb] ||
 		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
+			pr_err("sffs-kunit flash: page %u of block %u programmed again (next %u)\n",
+			       page, eb, rf->next_page[eb]);
 			rf->violations++;
 			return -EIO;
 		}
@@ -102,6 +104,7 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 	for (eb = div_u64(ei->addr, RF_ERASESIZE);
 	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
 		if (test_bit(eb, rf->bad)) {
+			pr_err("sffs-kunit flash: bad block %u erased\n", eb);
 			rf->violations++;
 			ei->fail_addr = (u64)eb * RF_ERASESIZE;
 			return -EIO;
