@@ -226,14 +226,17 @@ offcheck: tree
 
 ## make bisect-check  build the tiny x86_64 kernel at every commit (slow)
 ## make stress        the long loops: SFFS power cuts during garbage collection
-##                     (STRESS_CUTS, default 1000) on UML; not in make test
+##                     (STRESS_CUTS, default 1000) and program failures
+##                     (STRESS_BB_ROUNDS, default 1000) on UML; not in make test
 STRESS_CUTS ?= 1000
+STRESS_BB_ROUNDS ?= 1000
 stress: tree
 	@mkdir -p $(RESULTS)
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(OUT)/stress-kunit \
 		$(H)/kunit/.kunitconfig fs/sffs/.kunitconfig \
-		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) --timeout=3600 \
-		'filter=sffs_powercut.sffs_powercut_gc'
+		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) \
+		--kernel_args=sffs.bb_rounds=$(STRESS_BB_ROUNDS) --timeout=3600 \
+		'filter=sffs_[bp][ao]*'
 
 bisect-check: tree
 	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \

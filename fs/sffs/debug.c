@@ -79,6 +79,10 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);
 	seq_printf(m, "erases %lu\n", j->gc.erases);
 	seq_printf(m, "bad_blocks_retired %lu\n", j->gc.bad);
+	seq_printf(m, "program_failures %lu\n", c->io.write_errors);
+	seq_printf(m, "blocks_retiring %u\n", c->io.nretire);
+	seq_printf(m, "bad_reserve_blocks %u\n", sffs_bad_reserve_blocks(j));
+	seq_printf(m, "orphans_deleted %lu\n", c->orphans);
 	mutex_unlock(&c->mutex);
 	return 0;
 }

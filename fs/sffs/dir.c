@@ -185,8 +185,22 @@ static int sffs_op_inode(struct sffs_op *op, struct inode *inode)
 			return 0;
 	}
 	err = sffs_inode_node(inode, &op->wn[op->n]);
-	if (!err)
-		op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
+	if (err)
+		return err;
+	op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
+	/*
+	 * The last link goes, but the inode lives on while it is open: an
+	 * orphan record in the same operation lets the mount after a power
+	 * cut delete it, and its deletion at evict removes the record.
+	 */
+	if (!inode->i_nlink) {
+		if (WARN_ON(op->n == SFFS_MAX_GROUP))
+			return -EINVAL;
+		err = sffs_orphan_node(inode, &op->wn[op->n]);
+		if (!err)
+			op->bytes += ALIGN(op->wn[op->n++].len,
+					   SFFS_NODE_ALIGN);
+	}
 	return err;
 }
 

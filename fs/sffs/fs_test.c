@@ -77,22 +77,33 @@ out:
 	return err;
 }
 
+static void count_retired(struct sffs_journal *j, u32 eb,
+			  const struct sffs_eb_info *r, void *arg)
+{
+	if (r->state == SFFS_EB_BAD && !sffs_io_is_bad(j->io, eb))
+		(*(u32 *)arg)++;
+}
+
 /*
  * Space accounting: every byte of the good blocks outside the anchor is
  * free, used by a live node or dirty, whatever happened before, a power
  * cut and its replay included.  statfs is computed from these counters.
+ * A block the table calls bad is out of service too, though the device
+ * may not say so yet: it marks it once the checkpoint is written.
  */
 static void check_space(struct kunit *test, struct vfsmount *mnt,
 			const char *when, int n)
 {
 	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
 	u64 cap = 0, sum;
-	u32 eb;
+	u32 eb, retired = 0;
 
 	for (eb = 0; eb < c->io.eb_count; eb++)
 		if (!sffs_io_is_bad(&c->io, eb) && !sffs_io_is_anchor(&c->io, eb))
 			cap += c->io.erase_size;
 	mutex_lock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, count_retired, &retired), 0);
+	cap -= (u64)retired * c->io.erase_size;
 	sum = c->j.free + c->j.used + c->j.dirty;
 	KUNIT_EXPECT_EQ_MSG(test, sum, cap,
 			    "%s %d: free %llu + used %llu + dirty %llu",
@@ -387,6 +398,245 @@ static void sffs_powercut_append(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+static int unlink_file(struct vfsmount *mnt, const char *name)
+{
+	struct dentry *root = mnt->mnt_root, *d;
+	struct inode *dir = d_inode(root);
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(name, root, strlen(name));
+	err = PTR_ERR_OR_ZERO(d);
+	if (!err) {
+		err = d_really_is_positive(d) ?
+		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
+		dput(d);
+	}
+	inode_unlock(dir);
+	return err;
+}
+
+/* Orphan records left in the index of @mnt */
+static unsigned int count_orphans(struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
+	struct sffs_zref ref;
+	unsigned int n = 0;
+
+	mutex_lock(&c->mutex);
+	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
+	       ref.key.ino == SFFS_META_INO &&
+	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
+		n++;
+		key = ref.key;
+		key.tv++;
+	}
+	mutex_unlock(&c->mutex);
+	return n;
+}
+
+/* Does inode @ino, or any key it owns, remain in the index? */
+static bool ino_in_index(struct vfsmount *mnt, u64 ino)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct sffs_zref ref;
+	bool found;
+
+	mutex_lock(&c->mutex);
+	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
+	mutex_unlock(&c->mutex);
+	return found;
+}
+
+#define ORPHAN_LEN	(1024 * 1024)
+
+/*
+ * Orphans: files unlinked, or replaced by a rename, while still open,
+ * then the power goes before they are closed.  Nothing names them any
+ * more; the mount after the cut must find them on the orphan list and
+ * delete them, giving their space back, and a clean unmount must leave
+ * no orphan at all.
+ */
+static void sffs_powercut_orphan(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, ORPHAN_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, ORPHAN_LEN + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	struct file *f[3];
+	u64 ino[3], used0;
+	loff_t pos;
+	int i, round;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	for (round = 0; round < 2; round++) {
+		bool cut = round == 0;
+
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		mutex_lock(&c->mutex);
+		used0 = c->j.used;
+		mutex_unlock(&c->mutex);
+		for (i = 0; i < 3; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "o%d", i);
+			sffs_test_fill(buf, ORPHAN_LEN, i, false);
+			KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+								   ORPHAN_LEN,
+								   true), 0);
+			f[i] = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+			KUNIT_ASSERT_FALSE(test, IS_ERR(f[i]));
+			ino[i] = file_inode(f[i])->i_ino;
+		}
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "new", buf, 100,
+							   true), 0);
+		/* o0 and o1 lose their names, o2 keeps it */
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o0"), 0);
+		KUNIT_EXPECT_EQ(test, rename_file(mnt, "new", "o1"), 0);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 2U);
+		/* still readable through the open files */
+		sffs_test_fill(buf, ORPHAN_LEN, 0, false);
+		pos = 0;
+		KUNIT_EXPECT_EQ(test, kernel_read(f[0], tmp, ORPHAN_LEN, &pos),
+				(ssize_t)ORPHAN_LEN);
+		KUNIT_EXPECT_EQ(test, memcmp(tmp, buf, ORPHAN_LEN), 0);
+		if (cut) {
+			mutex_lock(&c->mutex);
+			KUNIT_EXPECT_EQ(test, sffs_journal_sync(&c->j), 0);
+			mutex_unlock(&c->mutex);
+			/* the closes and the unmount never reach the flash */
+			c->io.cut = 1;
+		}
+		for (i = 0; i < 3; i++)
+			__fput_sync(f[i]);
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		KUNIT_EXPECT_EQ_MSG(test, c->orphans, cut ? 2UL : 0UL,
+				    "round %d", round);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[0]));
+		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[1]));
+		KUNIT_EXPECT_TRUE(test, ino_in_index(mnt, ino[2]));
+		/* the space of two of the three files came back */
+		mutex_lock(&c->mutex);
+		KUNIT_EXPECT_LT_MSG(test, c->j.used, used0 + 3 * ORPHAN_LEN / 2,
+				    "round %d: used %llu, %llu before", round,
+				    c->j.used, used0);
+		KUNIT_EXPECT_GT(test, c->j.used, used0 + ORPHAN_LEN);
+		mutex_unlock(&c->mutex);
+		check_space(test, mnt, "orphans deleted", round);
+		check_free(test, mnt, "orphans deleted", round);
+		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "o2", buf,
+							   ORPHAN_LEN, tmp), 0);
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o1"), 0);
+		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o2"), 0);
+		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		sffs_rf_umount(mnt);
+	}
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * Small operations, more bytes of journal than a file block: empty files
+ * made again, an inode node each
+ */
+static void fill_ops(struct vfsmount *mnt, u8 *buf)
+{
+	char name[16];
+	int i;
+
+	for (i = 0; i < 120; i++) {
+		snprintf(name, sizeof(name), "e%d", i);
+		sffs_test_write_file(mnt, name, buf, 0, false);
+	}
+}
+
+/*
+ * Power cuts at each flash write of an unlink of an open file, of what
+ * follows it and of the close that deletes the file: after the mount, the
+ * file has its name and all its data, or no name, no inode and no orphan
+ * record, whatever the cut left on the flash.
+ */
+static void sffs_powercut_orphan_cuts(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 64 * 1024;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned int kept = 0, gone = 0, deleted = 0, came = 0;
+	struct vfsmount *mnt;
+	struct file *f;
+	char name[16];
+	int cut, err;
+	u64 ino;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	/* the later cut points fall in the unmount's commit, or after it */
+	for (cut = 1; cut <= 16; cut++) {
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
+				       PTR_ERR(mnt));
+		snprintf(name, sizeof(name), "o%d", cut);
+		sffs_test_fill(buf, len, cut, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+		f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+		ino = file_inode(f)->i_ino;
+		/*
+		 * Operations before the unlink, and before the close, in the
+		 * same write, so that a write torn in half may keep them and
+		 * lose the unlink or the deletion.
+		 */
+		KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+		fill_ops(mnt, buf);
+		SFFS_SB(mnt->mnt_sb)->io.cut = cut;
+		unlink_file(mnt, name);
+		sffs_test_write_file(mnt, "x", buf, 4096, true);
+		fill_ops(mnt, buf);
+		__fput_sync(f);
+		sffs_test_write_file(mnt, "y", buf, 4096, true);
+		came += !SFFS_SB(mnt->mnt_sb)->io.cut;
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
+				       PTR_ERR(mnt));
+		deleted += SFFS_SB(mnt->mnt_sb)->orphans;
+		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %d", cut);
+		err = sffs_test_check_file(mnt, name, buf, len, tmp);
+		if (!err) {
+			kept++;
+			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+		} else {
+			gone++;
+			KUNIT_EXPECT_EQ_MSG(test, err, -ENOENT, "cut %d", cut);
+			KUNIT_EXPECT_FALSE_MSG(test, ino_in_index(mnt, ino),
+					       "cut %d", cut);
+		}
+		check_space(test, mnt, "orphan cut", cut);
+		check_free(test, mnt, "orphan cut", cut);
+		sffs_rf_umount(mnt);
+	}
+	KUNIT_EXPECT_GT(test, kept, 0U);
+	KUNIT_EXPECT_GT(test, gone, 0U);
+	KUNIT_EXPECT_GT(test, deleted, 0U);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "16 cut points, %u before the unmount: the file kept %u times, gone %u times, %u by the mount's deletion of orphans\n",
+		   came, kept, gone, deleted);
+}
+
 /* Overwrite @len bytes of @name at @pos, in place, and fsync */
 static int update_file(struct vfsmount *mnt, const char *name, const u8 *buf,
 		       loff_t pos, size_t len)
@@ -502,9 +752,36 @@ static void gc_trace_stop(void)
 	tracepoint_synchronize_unregister();
 }
 
+/* What the bad block tracepoint reported during sffs_badblock_commit */
+static struct {
+	bool on;
+	int mtd;
+	unsigned long program, marked;
+} bb_trace;
+
+static void bb_trace_bad(void *data, int mtd, u32 eb, const char *what)
+{
+	if (mtd != bb_trace.mtd)
+		return;
+	if (!strcmp(what, "program failed"))
+		bb_trace.program++;
+	else if (strstr(what, "program failure: marked bad"))
+		bb_trace.marked++;
+}
+
+static void bb_trace_stop(void)
+{
+	if (!bb_trace.on)
+		return;
+	bb_trace.on = false;
+	unregister_trace_sffs_bad_block(bb_trace_bad, NULL);
+	tracepoint_synchronize_unregister();
+}
+
 static void sffs_fs_exit(struct kunit *test)
 {
 	gc_trace_stop();
+	bb_trace_stop();
 	sffs_rf_exit(test);
 }
 
@@ -572,24 +849,6 @@ static void sffs_fs_gc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	/* every block was erased more than once: they were reused */
 	KUNIT_EXPECT_GT(test, rf->erases, 4UL * RF_BLOCKS);
-}
-
-static int unlink_file(struct vfsmount *mnt, const char *name)
-{
-	struct dentry *root = mnt->mnt_root, *d;
-	struct inode *dir = d_inode(root);
-	int err;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	d = lookup_one_len(name, root, strlen(name));
-	err = PTR_ERR_OR_ZERO(d);
-	if (!err) {
-		err = d_really_is_positive(d) ?
-		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
-		dput(d);
-	}
-	inode_unlock(dir);
-	return err;
 }
 
 /* Cut points of sffs_powercut_gc; make stress asks for more */
@@ -810,6 +1069,517 @@ static void sffs_fs_bitflips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* Program failures injected in sffs_badblock_program; make stress asks more */
+static unsigned int bb_rounds = 64;
+module_param(bb_rounds, uint, 0444);
+MODULE_PARM_DESC(bb_rounds, "KUnit: program failures in sffs_badblock_program");
+
+#define BB_FILES	24
+#define BB_LEN		(48 * 1024)
+#define BB_OPS		48
+#define BB_PER_FLASH	16	/* rounds on one flash: each costs a block */
+
+/*
+ * The blocks of @rf that failed a program, and those of them retired;
+ * then @rf goes, as the RAM flash the next rounds use is a new one.  The
+ * anchor (the first blocks: this flash has no factory bad block) cannot
+ * be retired: its failures are counted in @anchor.
+ */
+static void bb_tally(struct kunit *test, struct sffs_ramflash *rf,
+		     unsigned int *nfailing, unsigned int *retired,
+		     unsigned int *anchor)
+{
+	u32 eb;
+
+	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
+		if (eb < SFFS_ANCHOR_BLOCKS) {
+			KUNIT_EXPECT_FALSE(test, test_bit(eb, rf->bad));
+			(*anchor)++;
+			continue;
+		}
+		(*nfailing)++;
+		if (test_bit(eb, rf->bad))
+			(*retired)++;
+	}
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	test->priv = NULL;
+	sffs_rf_free(rf);
+}
+
+/*
+ * Grown bad blocks: in each round a page program fails at a random point
+ * of a workload (files rewritten and fsync'd, renamed, removed and made
+ * again, with garbage collection moving data), and the block it is in
+ * fails every program after, as a block going bad does.  Every file whose
+ * fsync returned must read back after a remount; the failing block must
+ * end up marked bad, with its data moved, and the statistics count it.
+ * A failure in a commit cannot be written elsewhere: the file system then
+ * turns read-only, and the files must be there all the same.
+ */
+static void sffs_badblock_program(struct kunit *test)
+{
+	struct sffs_ramflash *rf = NULL;
+	u8 *buf = kunit_kmalloc(test, BB_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, BB_LEN + 1, GFP_KERNEL);
+	u32 *ver = kunit_kzalloc(test, BB_FILES * sizeof(*ver), GFP_KERNEL);
+	bool *unsure = kunit_kzalloc(test, BB_FILES * sizeof(*unsure),
+				     GFP_KERNEL);
+	unsigned int round, op, i, ro = 0, retired = 0, failed = 0;
+	unsigned int nfailing = 0, injected = 0, anchor = 0;
+	unsigned long bad_total = 0;
+	struct rnd_state rnd;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[32], to[32];
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, ver);
+	KUNIT_ASSERT_NOT_NULL(test, unsure);
+	prandom_seed_state(&rnd, 0xbadb10c);
+
+	for (round = 0; round < bb_rounds; round++) {
+		unsigned int fails;
+		bool went_ro = false;
+
+		if (round % BB_PER_FLASH == 0) {
+			if (rf) {
+				injected += rf->prog_failures;
+				bb_tally(test, rf, &nfailing, &retired, &anchor);
+			}
+			rf = sffs_rf_create(test, NULL, 0);
+			mnt = sffs_rf_mount(rf, "compr=none");
+			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+			for (i = 0; i < BB_FILES; i++) {
+				snprintf(name, sizeof(name), "b%u", i);
+				ver[i] = round * 10000 + i * 100;
+				unsure[i] = false;
+				sffs_test_fill(buf, BB_LEN, ver[i], false);
+				KUNIT_ASSERT_EQ(test,
+						sffs_test_write_file(mnt, name, buf,
+								     BB_LEN, true),
+						0);
+			}
+			sffs_rf_umount(mnt);
+		}
+		fails = rf->prog_failures;
+
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		rf->fail_in = 1 + prandom_u32_state(&rnd) %
+			      (BB_OPS * BB_LEN / RF_WRITESIZE);
+		for (op = 0; op < BB_OPS && !went_ro; op++) {
+			i = prandom_u32_state(&rnd) % BB_FILES;
+			snprintf(name, sizeof(name), "b%u", i);
+			switch (prandom_u32_state(&rnd) % 8) {
+			case 0:
+				/* away and back under another name */
+				snprintf(to, sizeof(to), "t%u", i);
+				err = rename_file(mnt, name, to);
+				if (!err)
+					err = rename_file(mnt, to, name);
+				break;
+			case 1:
+				err = unlink_file(mnt, name);
+				fallthrough;
+			default:
+				sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
+				err = sffs_test_write_file(mnt, name, buf,
+							   BB_LEN, true);
+				if (!err) {
+					ver[i]++;
+					unsure[i] = false;
+				} else {
+					unsure[i] = true;
+				}
+				break;
+			}
+			went_ro = c->io.ro;
+			KUNIT_EXPECT_TRUE_MSG(test, !err || went_ro,
+					      "round %u op %u: %d", round, op,
+					      err);
+		}
+		rf->fail_in = 0;
+		if (rf->prog_failures == fails) {
+			/* the failure point lay past the workload */
+			sffs_rf_umount(mnt);
+			continue;
+		}
+		failed++;
+		if (went_ro) {
+			ro++;
+		} else if (round & 1) {
+			/* the unmount retires the failing block */
+		} else {
+			/* more writes: garbage collection moves what is left */
+			for (i = 0; i < BB_FILES && c->io.nretire; i++) {
+				snprintf(name, sizeof(name), "b%u", i);
+				sffs_test_fill(buf, BB_LEN, ++ver[i], false);
+				KUNIT_EXPECT_EQ(test,
+						sffs_test_write_file(mnt, name, buf,
+								     BB_LEN, true),
+						0);
+				unsure[i] = false;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, c->io.nretire, 0U,
+					    "round %u: blocks left to retire",
+					    round);
+		}
+		KUNIT_EXPECT_EQ(test, c->io.write_errors,
+				(unsigned long)(rf->prog_failures - fails));
+		if (!(round & 1))
+			bad_total += c->j.gc.bad;
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		check_space(test, mnt, "after program failure", round);
+		check_free(test, mnt, "after program failure", round);
+		for (i = 0; i < BB_FILES; i++) {
+			if (unsure[i])
+				continue;
+			snprintf(name, sizeof(name), "b%u", i);
+			sffs_test_fill(buf, BB_LEN, ver[i], false);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 BB_LEN, tmp),
+					    0, "round %u: %s", round, name);
+		}
+		sffs_rf_umount(mnt);
+	}
+	/*
+	 * Every block that failed a program is out of service, but those
+	 * whose failure left the file system read-only: they are retired
+	 * when they fail again, if they are used again.
+	 */
+	if (rf) {
+		injected += rf->prog_failures;
+		bb_tally(test, rf, &nfailing, &retired, &anchor);
+	}
+	KUNIT_EXPECT_GE(test, retired + ro, nfailing);
+	KUNIT_EXPECT_LE(test, retired, nfailing);
+	/* counted in the statistics, in the rounds not left to the unmount */
+	KUNIT_EXPECT_LE(test, bad_total, (unsigned long)retired);
+	KUNIT_EXPECT_GT(test, bad_total, 0UL);
+	KUNIT_EXPECT_GT(test, failed - ro, 0U);
+	kunit_info(test, "%u rounds with program failures (%u in all), %u survived in place, %u made the file system read-only, %u of %u failing blocks retired, %u in the anchor\n",
+		   failed, injected, failed - ro, ro, retired, nfailing,
+		   anchor);
+}
+
+/*
+ * Program failures in commits: the index nodes, table pages and journal
+ * data of a commit the flash cut short are written again elsewhere and
+ * the commit done again; a failed checkpoint write goes on in the other
+ * anchor slot.  Each commit here fails at one of its first page
+ * programs.
+ */
+static void sffs_badblock_commit(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 20000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned int k, i, in_commit = 0, in_anchor = 0, fails, slot, upb;
+	unsigned int nfailing = 0;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+	u32 eb;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	memset(&bb_trace, 0, sizeof(bb_trace));
+	bb_trace.mtd = rf->mtd.index;
+	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
+		KUNIT_ASSERT_EQ(test, register_trace_sffs_bad_block(bb_trace_bad,
+								    NULL), 0);
+		bb_trace.on = true;
+	}
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	for (k = 1; k <= 24; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   false), 0);
+		down_read(&mnt->mnt_sb->s_umount);
+		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
+		up_read(&mnt->mnt_sb->s_umount);
+		mutex_lock(&c->mutex);
+		fails = rf->prog_failures;
+		/* a commit programs a few pages: fail the 1st, 2nd or 3rd */
+		rf->fail_in = 1 + (k - 1) % 3;
+		err = sffs_journal_commit(&c->j);
+		in_commit += rf->prog_failures != fails;
+		rf->fail_in = 0;
+		/*
+		 * The anchor blocks cannot be retired: a program failure
+		 * there is taken as a passing one, or a later checkpoint
+		 * would fail in the same block with no older one in its
+		 * slot, and leave the file system read-only.
+		 */
+		for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
+			if (test_and_clear_bit(c->io.anchor_eb[i], rf->failing))
+				in_anchor++;
+		mutex_unlock(&c->mutex);
+		KUNIT_EXPECT_EQ_MSG(test, err, 0, "commit failing at program %u",
+				    k);
+		KUNIT_EXPECT_FALSE(test, c->io.ro);
+	}
+	KUNIT_EXPECT_GE(test, in_commit, 20U);
+	KUNIT_EXPECT_LT(test, in_anchor, in_commit / 2);
+
+	/* the anchor block the next checkpoint goes to fails */
+	mutex_lock(&c->mutex);
+	upb = c->io.erase_size / c->io.cp_unit;
+	KUNIT_ASSERT_LT(test, c->io.cp_next, 2 * upb);
+	KUNIT_ASSERT_GT(test, c->io.cp_next, 0U);
+	eb = c->io.anchor_eb[2 * c->io.cp_slot + c->io.cp_next / upb];
+	set_bit(eb, rf->failing);
+	slot = c->io.cp_slot;
+	fails = rf->prog_failures;
+	KUNIT_EXPECT_EQ(test, sffs_journal_commit(&c->j), 0);
+	KUNIT_EXPECT_EQ(test, rf->prog_failures, fails + 1);
+	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
+	mutex_unlock(&c->mutex);
+	clear_bit(eb, rf->failing);
+
+	/* the next writes have garbage collection empty the failing blocks */
+	for (k = 1; k <= 24 && c->io.nretire; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+	}
+	KUNIT_EXPECT_EQ(test, c->io.nretire, 0U);
+	KUNIT_EXPECT_EQ(test, c->j.gc.bad,
+			(unsigned long)(in_commit - in_anchor));
+	/* the tracepoint saw what the statistics count */
+	if (bb_trace.on) {
+		KUNIT_EXPECT_EQ(test, bb_trace.program, c->io.write_errors);
+		KUNIT_EXPECT_EQ(test, bb_trace.marked, c->j.gc.bad);
+		bb_trace_stop();
+	}
+	KUNIT_EXPECT_EQ(test, c->io.write_errors,
+			(unsigned long)rf->prog_failures);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	check_space(test, mnt, "after commit failures", 0);
+	check_free(test, mnt, "after commit failures", 0);
+	for (k = 1; k <= 24; k++) {
+		snprintf(name, sizeof(name), "c%u", k);
+		sffs_test_fill(buf, len, k, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       len, tmp),
+				    0, "%s", name);
+	}
+	sffs_rf_umount(mnt);
+	for_each_set_bit(eb, rf->failing, RF_BLOCKS) {
+		nfailing++;
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(eb, rf->bad),
+				      "block %u failed, not retired", eb);
+	}
+	KUNIT_EXPECT_EQ(test, nfailing, in_commit - in_anchor);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "%u commits cut by a program failure and done again, %u of them at the checkpoint; %u blocks retired\n",
+		   in_commit + 1, in_anchor + 1, nfailing);
+}
+
+/*
+ * Program failures one after the other, wherever the writes go: the
+ * recovery of one failure survives another, but not any number of them.
+ * Then the file system turns read-only, says so, and fails syncs from
+ * then on; what was fsync'd before is all there after a remount.
+ */
+static void sffs_badblock_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 20000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	bool acked[16] = {};
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+	int i, err = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	for (i = 0; i < 8; i++) {
+		acked[i] = true;
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+	}
+	/* a failure, then one in each program after it */
+	rf->fail_in = 3;
+	rf->fail_again = 16;
+	for (i = 8; i < 16 && !err; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		err = sffs_test_write_file(mnt, name, buf, len, true);
+		acked[i] = !err;
+	}
+	KUNIT_EXPECT_GT(test, rf->prog_failures, 2U);
+	KUNIT_EXPECT_NE(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->io.ro);
+	rf->fail_in = 0;
+	rf->fail_again = 0;
+	/* writes and syncs fail from now on, they do not pretend */
+	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "after", buf, 100,
+						   true), 0);
+	down_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), -EIO);
+	up_read(&mnt->mnt_sb->s_umount);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_FALSE(test, SFFS_SB(mnt->mnt_sb)->io.ro);
+	check_space(test, mnt, "after read-only", 0);
+	check_free(test, mnt, "after read-only", 0);
+	/* every file whose fsync returned 0 */
+	for (i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		sffs_test_fill(buf, len, i, false);
+		if (acked[i])
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 len, tmp),
+					    0, "%s", name);
+	}
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * A program failure, and a power cut soon after it, during its recovery
+ * or the commit that ends it: every file fsync'd before the cut must read
+ * back after the mount that replays the journal, and the space add up.
+ */
+static void sffs_badblock_powercut(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, BB_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, BB_LEN + 1, GFP_KERNEL);
+	u32 *ver = kunit_kzalloc(test, BB_FILES * sizeof(*ver), GFP_KERNEL);
+	bool *unsure = kunit_kzalloc(test, BB_FILES * sizeof(*unsure),
+				     GFP_KERNEL);
+	unsigned int round, op, i, both = 0, fails, failures = 0;
+	struct rnd_state rnd;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[32];
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, ver);
+	KUNIT_ASSERT_NOT_NULL(test, unsure);
+	prandom_seed_state(&rnd, 0xc0ffee);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < BB_FILES; i++) {
+		snprintf(name, sizeof(name), "p%u", i);
+		ver[i] = i * 100;
+		sffs_test_fill(buf, BB_LEN, ver[i], false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+							   BB_LEN, true), 0);
+	}
+	sffs_rf_umount(mnt);
+
+	for (round = 0; round < bb_rounds / 2; round++) {
+		/* each failure may cost a block: a new flash now and then */
+		if (round && round % BB_PER_FLASH == 0) {
+			KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+			failures += rf->prog_failures;
+			test->priv = NULL;
+			sffs_rf_free(rf);
+			rf = sffs_rf_create(test, NULL, 0);
+			mnt = sffs_rf_mount(rf, "compr=none");
+			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+			for (i = 0; i < BB_FILES; i++) {
+				snprintf(name, sizeof(name), "p%u", i);
+				ver[i] = round * 1000 + i * 10;
+				unsure[i] = false;
+				sffs_test_fill(buf, BB_LEN, ver[i], false);
+				KUNIT_ASSERT_EQ(test,
+						sffs_test_write_file(mnt, name, buf,
+								     BB_LEN, true),
+						0);
+			}
+			sffs_rf_umount(mnt);
+		}
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		c = SFFS_SB(mnt->mnt_sb);
+		fails = rf->prog_failures;
+		/* a failure within a few files' pages, a cut a few writes on */
+		rf->fail_in = 1 + prandom_u32_state(&rnd) %
+			      (4 * BB_LEN / RF_WRITESIZE);
+		c->io.cut = 2 + prandom_u32_state(&rnd) % 12;
+		for (op = 0; op < 32 && c->io.cut; op++) {
+			i = prandom_u32_state(&rnd) % BB_FILES;
+			snprintf(name, sizeof(name), "p%u", i);
+			sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
+			err = sffs_test_write_file(mnt, name, buf, BB_LEN, true);
+			/* the op the power went in may have happened or not */
+			if (!err && c->io.cut) {
+				ver[i]++;
+				unsure[i] = false;
+			} else {
+				unsure[i] = true;
+			}
+		}
+		rf->fail_in = 0;
+		both += rf->prog_failures != fails && !c->io.cut;
+		sffs_rf_umount(mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
+				       round, PTR_ERR(mnt));
+		check_space(test, mnt, "program failure and cut", round);
+		check_free(test, mnt, "program failure and cut", round);
+		for (i = 0; i < BB_FILES; i++) {
+			snprintf(name, sizeof(name), "p%u", i);
+			if (unsure[i]) {
+				/* either version: take the one it has */
+				sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
+				if (!sffs_test_check_file(mnt, name, buf, BB_LEN,
+							  tmp)) {
+					ver[i]++;
+					unsure[i] = false;
+				}
+				continue;
+			}
+			sffs_test_fill(buf, BB_LEN, ver[i], false);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    sffs_test_check_file(mnt, name, buf,
+								 BB_LEN, tmp),
+					    0, "round %u: %s", round, name);
+		}
+		sffs_rf_umount(mnt);
+	}
+	KUNIT_EXPECT_GT(test, both, bb_rounds / 16);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "%u rounds, %u with a program failure before the power cut, %u program failures in all\n",
+		   bb_rounds / 2, both, failures + rf->prog_failures);
+}
+
 /*
  * Wear levelling: half the flash holds cold files, and a small hot file
  * is rewritten until every block could have been erased 25 times.
@@ -909,6 +1679,24 @@ static struct kunit_suite sffs_fs_suite = {
 };
 
 /*
+ * Grown bad blocks: programs that fail during use, the data of their
+ * blocks moved and the blocks retired, nothing acknowledged lost.
+ */
+static struct kunit_case sffs_badblock_cases[] = {
+	KUNIT_CASE(sffs_badblock_program),
+	KUNIT_CASE(sffs_badblock_commit),
+	KUNIT_CASE(sffs_badblock_readonly),
+	KUNIT_CASE(sffs_badblock_powercut),
+	{}
+};
+
+static struct kunit_suite sffs_badblock_suite = {
+	.name = "sffs_badblock",
+	.exit = sffs_fs_exit,
+	.test_cases = sffs_badblock_cases,
+};
+
+/*
  * Power cuts, each at a chosen flash operation, the last one torn: what
  * was fsync'd survives, renames are all or nothing, the space adds up.
  * sffs_powercut_gc takes the sffs.gc_cuts module parameter; make stress
@@ -917,6 +1705,8 @@ static struct kunit_suite sffs_fs_suite = {
 static struct kunit_case sffs_powercut_cases[] = {
 	KUNIT_CASE(sffs_powercut_journal),
 	KUNIT_CASE(sffs_powercut_append),
+	KUNIT_CASE(sffs_powercut_orphan),
+	KUNIT_CASE(sffs_powercut_orphan_cuts),
 	KUNIT_CASE(sffs_powercut_gc),
 	{}
 };
@@ -927,4 +1717,5 @@ static struct kunit_suite sffs_powercut_suite = {
 	.test_cases = sffs_powercut_cases,
 };
 
-kunit_test_suites(&sffs_fs_suite, &sffs_powercut_suite);
+kunit_test_suites(&sffs_fs_suite, &sffs_powercut_suite,
+		  &sffs_badblock_suite);

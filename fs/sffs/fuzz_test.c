@@ -247,6 +247,12 @@ static void fz_restore(struct fz_state *s, int i)
 		rf->next_page[eb] = b->next_page[eb];
 	}
 	bitmap_zero(rf->touched, RF_BLOCKS);
+	/*
+	 * A damaged image may have the file system program a page twice,
+	 * which the flash refuses as a program failure: the block retired
+	 * then is good again for the next image.
+	 */
+	bitmap_zero(rf->bad, RF_BLOCKS);
 	s->cur = i;
 }
 
@@ -324,7 +330,7 @@ static int fz_pick_type(struct fz_state *s, struct fz_base *b)
 		SFFS_NODE_CHECKPOINT, SFFS_NODE_CHECKPOINT, SFFS_NODE_INDEX,
 		SFFS_NODE_INDEX, SFFS_NODE_EBT, SFFS_NODE_INODE,
 		SFFS_NODE_DENTRY, SFFS_NODE_DATA, SFFS_NODE_XATTR,
-		SFFS_NODE_TRUNC, SFFS_NODE_PAD,
+		SFFS_NODE_TRUNC, SFFS_NODE_PAD, SFFS_NODE_ORPHAN,
 	};
 
 	return types[fz_rand(s, ARRAY_SIZE(types))];
@@ -641,6 +647,8 @@ static void sffs_fuzz_images(struct kunit *test)
 {
 	struct fz_state *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	struct vfsmount *mnt;
+	struct dentry *d;
+	struct file *f;
 	unsigned int i, k;
 	u32 eb;
 
@@ -663,11 +671,27 @@ static void sffs_fuzz_images(struct kunit *test)
 	}
 	fz_snapshot(s, &s->base[0]);
 
-	/* base 1: more written and fsync'd, then the power cut */
+	/*
+	 * base 1: more written and fsync'd, and a file unlinked while open,
+	 * then the power cut: the mount replays and deletes an orphan
+	 */
 	mnt = sffs_rf_mount(s->rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	KUNIT_ASSERT_EQ(test, fz_populate(test, mnt, s->buf, 2), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "orphan", s->buf, 9000,
+						   true), 0);
+	f = file_open_root_mnt(mnt, "orphan", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	d = lookup_one_len_unlocked("orphan", mnt->mnt_root, 6);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(d));
+	inode_lock_nested(d_inode(mnt->mnt_root), I_MUTEX_PARENT);
+	KUNIT_EXPECT_EQ(test, vfs_unlink(&init_user_ns, d_inode(mnt->mnt_root),
+					 d, NULL), 0);
+	inode_unlock(d_inode(mnt->mnt_root));
+	dput(d);
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 	SFFS_SB(mnt->mnt_sb)->io.cut = 1;	/* the unmount's commit is lost */
+	__fput_sync(f);
 	sffs_rf_umount(mnt);
 	fz_snapshot(s, &s->base[1]);
 	s->cur = 1;
@@ -679,6 +703,7 @@ static void sffs_fuzz_images(struct kunit *test)
 	KUNIT_ASSERT_GT(test, s->base[1].ntype[SFFS_NODE_INDEX], 0U);
 	KUNIT_ASSERT_GT(test, s->base[1].ntype[SFFS_NODE_EBT], 0U);
 	KUNIT_ASSERT_GT(test, s->base[1].ntype[SFFS_NODE_TRUNC], 0U);
+	KUNIT_ASSERT_GT(test, s->base[1].ntype[SFFS_NODE_ORPHAN], 0U);
 
 	/* both mount as they are, and show what was written */
 	for (k = 0; k < 2; k++) {

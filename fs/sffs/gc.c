@@ -221,7 +221,9 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 		if (err == -EIO) {
 			pr_warn("sffs: %s: retiring erase block %u\n",
 				j->io->mtd->name, eb);
-			mtd_block_markbad(j->io->mtd, sffs_eb_addr(j->io, eb));
+			sffs_io_markbad(j->io, eb);
+			trace_sffs_bad_block(j->io->mtd->index, eb,
+					     "erase failed: marked bad");
 			j->free -= min_t(u64, j->free, j->io->erase_size);
 			j->gc.bad++;
 			sffs_ebt_bad(j, eb);
@@ -424,6 +426,7 @@ static int sffs_gc_walk(struct sffs_journal *j, u32 eb, void *buf)
 		case SFFS_NODE_DATA:
 		case SFFS_NODE_DENTRY:
 		case SFFS_NODE_XATTR:
+		case SFFS_NODE_ORPHAN:
 		case SFFS_NODE_EBT:
 			err = sffs_gc_leaf(j, hdr, base + p);
 			break;
@@ -526,31 +529,48 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 		sffs_io_scrub_del(io, eb);
 		if (done || eb >= j->alloc_eb)
 			continue;
-		err = sffs_gc_block(j, eb, buf, "scrub");
+		err = sffs_gc_block(j, eb, buf, sffs_io_retiring(io, eb) ?
+				    "retire" : "scrub");
 		/* the walk read it again and found the same bitflips */
 		sffs_io_scrub_del(io, eb);
 		if (err < 0)
 			return err;
 		if (err == SFFS_GC_REFUSED)
 			continue;
-		pr_info("sffs: %s: erase block %u had bitflips: data moved\n",
-			io->mtd->name, eb);
+		if (!sffs_io_retiring(io, eb))
+			pr_info("sffs: %s: erase block %u had bitflips: data moved\n",
+				io->mtd->name, eb);
 		if (err == SFFS_GC_EMPTY)
 			j->freeable_empty |= BIT(j->nfreeable);
 		j->freeable[j->nfreeable++] = eb;
-		j->gc.scrubbed++;
+		if (!sffs_io_retiring(io, eb))
+			j->gc.scrubbed++;
 	}
 	j->scrub_commit = j->commit;
 	return 0;
 }
 
 /*
+ * Erase blocks kept for those that go bad in use: 2% of the device, as
+ * UBI's default (20 per 1024), and 2 at least.  Each block retired takes
+ * one from it, so that what statfs promised stays writable.
+ */
+u32 sffs_bad_reserve_blocks(const struct sffs_journal *j)
+{
+	u32 want = max(2U, j->io->eb_count / 50);
+
+	return want - min_t(u32, want, j->gc.bad);
+}
+
+/*
  * Flash that garbage collection must always have to make progress: the
- * blocks it keeps free, and the live part of a victim it moves.
+ * blocks it keeps free, and the live part of a victim it moves; and the
+ * reserve for blocks that go bad.
  */
 u64 sffs_gc_reserve(const struct sffs_journal *j)
 {
-	return (sffs_gc_low(j) + 2) * (u64)j->io->erase_size;
+	return (sffs_gc_low(j) + 2 + sffs_bad_reserve_blocks(j)) *
+	       (u64)j->io->erase_size;
 }
 
 /**
@@ -627,6 +647,26 @@ int sffs_gc(struct sffs_journal *j)
 	return err;
 }
 
+/**
+ * sffs_gc_retire - retire the blocks programs failed in, now
+ * @j: the journal
+ *
+ * Before an unmount or a remount read-only: the list of blocks waiting
+ * to be retired is not kept on the flash, so garbage collection moves
+ * their data now, and the commit that follows marks them bad.
+ */
+void sffs_gc_retire(struct sffs_journal *j)
+{
+	int err;
+
+	if (!j->io->nretire || j->io->ro)
+		return;
+	err = sffs_gc(j);
+	if (err && err != -ENOSPC)
+		pr_warn("sffs: %s: blocks to retire not emptied: %d\n",
+			j->io->mtd->name, err);
+}
+
 /*
  * For the checkpoint of a commit: the blocks emptied before it are free.
  * Their bytes were all dead (the commit rewrote the index nodes they
@@ -639,7 +679,17 @@ void sffs_gc_release(struct sffs_journal *j)
 	for (i = 0; i < j->nfreeable; i++) {
 		u32 eb = j->freeable[i];
 
-		if (!(j->freeable_empty & BIT(i))) {
+		if (sffs_io_retiring(j->io, eb)) {
+			/*
+			 * Bad in the table of this checkpoint: its bytes
+			 * leave the count, and the device marks it bad once
+			 * the checkpoint is written.
+			 */
+			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
+			sffs_io_retired(j->io, eb);
+			if (j->nmarkbad < SFFS_MAX_RETIRE)
+				j->markbad[j->nmarkbad++] = eb;
+		} else if (!(j->freeable_empty & BIT(i))) {
 			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
 			j->free += j->io->erase_size;
 		}

@@ -268,6 +268,146 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	return 0;
 }
 
+/**
+ * sffs_orphan_node - build the orphan record of an inode losing its last link
+ * @inode: the inode
+ * @wn: the node to journal; @wn->buf is allocated here, kfree() it
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn)
+{
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN,
+					inode->i_ino);
+	struct sffs_orphan_node *on;
+
+	on = kzalloc(sizeof(*on), GFP_NOFS);
+	if (!on)
+		return -ENOMEM;
+	sffs_key_to_le(&on->key, &key);
+	*wn = (struct sffs_wnode){
+		.buf = on, .len = sizeof(*on), .type = SFFS_NODE_ORPHAN,
+	};
+	return 0;
+}
+
+/*
+ * Finish one orphan of the list: delete the inode, which removes the
+ * record too, or only the record when the inode has links (a damaged
+ * list: the inode is in use by its names).  @c->mutex held.
+ */
+static int sffs_orphan_finish(struct sffs_info *c, u64 ino)
+{
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct sffs_inode_node *in = c->rbuf;
+	struct sffs_trunc_node tn = {};
+	struct sffs_orphan_node on = {};
+	struct sffs_wnode wn = {
+		.buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC,
+		.flags = SFFS_TRUNC_FL_DELETE,
+	};
+	int err;
+
+	err = sffs_read_leaf(c, &key, SFFS_NODE_INODE, in);
+	if (err && err != -ENOENT)
+		return err;
+	if (!err && in->nlink) {
+		pr_warn("sffs: %s: inode %llu has %u links but an orphan record: record dropped\n",
+			c->io.mtd->name, ino, le32_to_cpu(in->nlink));
+		key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, ino);
+		sffs_key_to_le(&on.key, &key);
+		wn = (struct sffs_wnode){
+			.buf = &on, .len = sizeof(on), .type = SFFS_NODE_ORPHAN,
+			.flags = SFFS_ORPHAN_FL_DELETE,
+		};
+	} else {
+		/* an inode already gone leaves a record to remove only */
+		tn.ino = cpu_to_le64(ino);
+		tn.old_size = err ? 0 : in->size;
+	}
+	return sffs_journal_write(&c->j, &wn, 1);
+}
+
+/**
+ * sffs_orphans_finish - delete the inodes a power cut left unlinked
+ * @c: the file system, mounted read-write, @c->mutex not held
+ *
+ * Inodes unlinked while open are deleted when they are evicted; if the
+ * power went before, their orphan records are still in the index, all
+ * under (%SFFS_META_INO, %SFFS_KEY_ORPHAN).  One index lookup finds them:
+ * after a clean unmount there are none, and the mount stays constant
+ * time.  Failures are logged and leave the records for the next mount.
+ */
+void sffs_orphans_finish(struct sffs_info *c)
+{
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
+	struct sffs_orphan_node *on;
+	struct sffs_ckey nkey;
+	struct sffs_zref ref;
+	unsigned long n = 0;
+	struct inode *inode;
+	int err;
+
+	on = kmalloc(sizeof(*on), GFP_KERNEL);
+	if (!on)
+		return;
+	for (;;) {
+		u64 ino;
+
+		mutex_lock(&c->mutex);
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (!err && (ref.key.ino != SFFS_META_INO ||
+			     sffs_key_type(&ref.key) != SFFS_KEY_ORPHAN))
+			err = -ENOENT;
+		mutex_unlock(&c->mutex);
+		if (err)
+			break;
+		key = ref.key;
+		key.tv++;
+		ino = sffs_key_value(&ref.key);
+		/*
+		 * Still in use (a remount read-write with the file open):
+		 * its evict deletes it.
+		 */
+		inode = ilookup(c->sb, ino);
+		if (inode) {
+			iput(inode);
+			continue;
+		}
+		mutex_lock(&c->mutex);
+		err = ref.len == sizeof(*on) ? 0 : -EUCLEAN;
+		if (!err)
+			err = sffs_io_read_node(&c->io, ref.addr, ref.len, on,
+						SFFS_NODE_ORPHAN);
+		if (!err) {
+			sffs_node_key(on, &nkey);
+			if (sffs_key_cmp(&nkey, &ref.key))
+				err = -EUCLEAN;
+		}
+		if (!err)
+			err = sffs_orphan_finish(c, ino);
+		mutex_unlock(&c->mutex);
+		if (err == -EUCLEAN || err == -EIO) {
+			/* this record is damaged: the others may not be */
+			pr_err("sffs: %s: orphan record of inode %llu: %d; left\n",
+			       c->io.mtd->name, ino, err);
+			continue;
+		}
+		if (err)
+			break;
+		n++;
+	}
+	kfree(on);
+	if (err != -ENOENT)
+		pr_err("sffs: %s: orphan inodes not deleted: %d; the next mount tries again\n",
+		       c->io.mtd->name, err);
+	if (n) {
+		c->orphans += n;
+		pr_info("sffs: %s: deleted %lu orphan inodes\n",
+			c->io.mtd->name, n);
+	}
+}
+
 /* Journal the inode node of @inode on its own */
 int sffs_write_inode_now(struct inode *inode)
 {

@@ -129,6 +129,56 @@ void sffs_io_scrub_del(struct sffs_io *io, u32 eb)
 	}
 }
 
+bool sffs_io_retiring(const struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nretire; i++)
+		if (io->retire[i] == eb)
+			return true;
+	return false;
+}
+
+/**
+ * sffs_io_retire - retire an erase block a program failed in
+ * @io: I/O state
+ * @eb: the block
+ *
+ * The block still holds live nodes, written before the failure: garbage
+ * collection moves them, as it scrubs a block with bitflips, and the
+ * commit that frees it marks it bad instead.  Room is made in the scrub
+ * queue if need be: a block with bitflips is queued again by its next
+ * read, a failing block would not be.
+ *
+ * Return: false if too many blocks are waiting to be retired already.
+ */
+bool sffs_io_retire(struct sffs_io *io, u32 eb)
+{
+	if (sffs_io_retiring(io, eb))
+		return true;
+	if (io->nretire == SFFS_MAX_RETIRE)
+		return false;
+	io->retire[io->nretire++] = eb;
+	sffs_io_scrub_del(io, eb);
+	if (io->nscrub == SFFS_MAX_SCRUB)
+		io->nscrub--;
+	io->scrub[io->nscrub++] = eb;
+	return true;
+}
+
+/* @eb is marked bad: it leaves the list */
+void sffs_io_retired(struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nretire; i++) {
+		if (io->retire[i] == eb) {
+			io->retire[i] = io->retire[--io->nretire];
+			return;
+		}
+	}
+}
+
 static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 {
 	size_t got;
@@ -228,6 +278,19 @@ static size_t sffs_io_cut(struct sffs_io *io, size_t len)
 	return ALIGN_DOWN(len / 2, io->unit);
 }
 
+/* Mark @eb bad on the device; a flash operation like any other */
+void sffs_io_markbad(struct sffs_io *io, u32 eb)
+{
+	int err;
+
+	if (io->ro || sffs_io_cut(io, 1) != 1)
+		return;
+	err = mtd_block_markbad(io->mtd, sffs_eb_addr(io, eb));
+	if (err)
+		pr_err("sffs: %s: cannot mark erase block %u bad: %d\n",
+		       io->mtd->name, eb, err);
+}
+
 int sffs_io_erase(struct sffs_io *io, u32 eb)
 {
 	struct erase_info ei = {
@@ -268,6 +331,10 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 	if (err || done != len) {
 		pr_err("sffs: %s: write of %zu bytes at %llu failed: %d\n",
 		       io->mtd->name, len, addr, err);
+		io->write_errors++;
+		io->write_failed = true;
+		trace_sffs_bad_block(io->mtd->index, sffs_addr_eb(io, addr),
+				     "program failed");
 		return -EIO;
 	}
 	return 0;
@@ -286,6 +353,16 @@ void sffs_io_set_head(struct sffs_io *io, u64 addr)
 	io->wbuf_addr = addr;
 	io->wbuf_used = 0;
 	io->head_end = sffs_eb_addr(io, sffs_addr_eb(io, addr) + 1);
+}
+
+/*
+ * Forget what the write buffer holds, after a program failure: the journal
+ * writes it again elsewhere, from its own copy.
+ */
+void sffs_io_drop_wbuf(struct sffs_io *io)
+{
+	io->wbuf_used = 0;
+	io->write_failed = false;
 }
 
 /* The write buffer may not reach past the end of the head's erase block */
@@ -509,6 +586,29 @@ out:
 	return err[0];
 }
 
+/* Write a checkpoint unit at the end of the current slot, or the other */
+static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
+{
+	int err;
+
+	if (io->cp_next >= sffs_slot_units(io)) {
+		unsigned int other = !io->cp_slot;
+
+		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
+		if (!err)
+			err = sffs_io_erase(io, io->anchor_eb[2 * other + 1]);
+		if (err)
+			return err;
+		io->cp_slot = other;
+		io->cp_next = 0;
+	}
+	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
+			     buf, io->cp_unit);
+	/* A failed write may have programmed the unit: never reuse it */
+	io->cp_next++;
+	return err;
+}
+
 /**
  * sffs_anchor_write - write a checkpoint to the anchor
  * @io: I/O state
@@ -523,26 +623,24 @@ int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 
 	if (io->ro)
 		return -EROFS;
-	if (io->cp_next >= sffs_slot_units(io)) {
-		unsigned int other = !io->cp_slot;
-
-		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
-		if (!err)
-			err = sffs_io_erase(io, io->anchor_eb[2 * other + 1]);
-		if (err)
-			return err;
-		io->cp_slot = other;
-		io->cp_next = 0;
-	}
 	buf = kvmalloc(io->cp_unit, GFP_NOFS);
 	if (!buf)
 		return -ENOMEM;
 	memset(buf, 0xff, io->cp_unit);
 	memcpy(buf, cp, sizeof(*cp));
-	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
-			     buf, io->cp_unit);
+	err = sffs_anchor_write_unit(io, buf);
+	/*
+	 * The anchor cannot move, but a program failure can be gone round
+	 * once: by the other slot, which may be erased while this one has
+	 * an older checkpoint before the failed unit.
+	 */
+	if (err == -EIO && io->write_failed && io->cp_next > 1) {
+		pr_warn("sffs: %s: checkpoint write failed in anchor slot %u: going on in the other slot\n",
+			io->mtd->name, io->cp_slot);
+		io->write_failed = false;
+		io->cp_next = sffs_slot_units(io);
+		err = sffs_anchor_write_unit(io, buf);
+	}
 	kvfree(buf);
-	/* A failed write may have programmed the unit: never reuse it */
-	io->cp_next++;
 	return err;
 }

@@ -11,6 +11,7 @@
 struct mtd_info;
 
 #define SFFS_MAX_SCRUB	8	/* blocks waiting to be scrubbed */
+#define SFFS_MAX_RETIRE	4	/* blocks waiting to be retired */
 
 /**
  * struct sffs_io - an MTD device as SFFS uses it
@@ -39,6 +40,12 @@ struct mtd_info;
  * @bitflips: reads that needed ECC correction
  * @read_errors: reads ECC could not correct
  * @bytes_written: bytes programmed, padding included
+ * @write_failed: the last write to the flash failed: the write buffer
+ *		  still holds what it was to program
+ * @write_errors: writes the flash refused (program failures)
+ * @retire: erase blocks a program failed in: once garbage collection has
+ *	    moved their data, they are marked bad; also in @scrub
+ * @nretire: entries in @retire
  */
 struct sffs_io {
 	struct mtd_info *mtd;
@@ -64,6 +71,10 @@ struct sffs_io {
 	unsigned long bitflips;
 	unsigned long read_errors;
 	u64 bytes_written;
+	bool write_failed;
+	unsigned long write_errors;
+	u32 retire[SFFS_MAX_RETIRE];
+	unsigned int nretire;
 };
 
 static inline u64 sffs_eb_addr(const struct sffs_io *io, u32 eb)
@@ -97,6 +108,11 @@ int sffs_io_read_node(struct sffs_io *io, u64 addr, u32 len, void *buf,
 		      int type);
 int sffs_io_erase(struct sffs_io *io, u32 eb);
 void sffs_io_scrub_del(struct sffs_io *io, u32 eb);
+bool sffs_io_retire(struct sffs_io *io, u32 eb);
+bool sffs_io_retiring(const struct sffs_io *io, u32 eb);
+void sffs_io_retired(struct sffs_io *io, u32 eb);
+void sffs_io_drop_wbuf(struct sffs_io *io);
+void sffs_io_markbad(struct sffs_io *io, u32 eb);
 void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);

@@ -103,15 +103,21 @@ int sffs_journal_next_block(struct sffs_journal *j)
 static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 		       unsigned int type, unsigned int flags, u64 *addr)
 {
+	u64 at = sffs_io_head(j->io);
 	int err;
 
 	sffs_node_seal(buf, type, len, ++j->sqnum, flags);
 	err = sffs_io_append(j->io, buf, len, addr);
-	if (err)
+	if (err) {
+		/* the part of the node that went to the buffer is dead */
+		if (sffs_io_head(j->io) > at)
+			sffs_account_dead(j, sffs_io_head(j->io) - at);
 		return err;
+	}
 	j->free -= min_t(u64, j->free, ALIGN(len, SFFS_NODE_ALIGN));
 	j->used += ALIGN(len, SFFS_NODE_ALIGN);
 	sffs_ebt_live(j, *addr, ALIGN(len, SFFS_NODE_ALIGN));
+	j->wend = sffs_io_head(j->io);
 	return 0;
 }
 
@@ -204,12 +210,22 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 		if (!(hdr->flags & SFFS_XATTR_FL_DELETE))
 			return sffs_index_insert(&j->idx, &ref);
 		break;
+	case SFFS_NODE_ORPHAN:
+		sffs_node_key(node, &ref.key);
+		if (!(hdr->flags & SFFS_ORPHAN_FL_DELETE))
+			return sffs_index_insert(&j->idx, &ref);
+		break;
 	case SFFS_NODE_TRUNC: {
 		const struct sffs_trunc_node *tn = node;
 		u64 ino = le64_to_cpu(tn->ino);
 		u64 size = le64_to_cpu(tn->new_size);
 
 		if (hdr->flags & SFFS_TRUNC_FL_DELETE) {
+			/* the inode is gone: so is its orphan record */
+			from = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, ino);
+			err = sffs_index_remove(&j->idx, &from);
+			if (err && err != -ENOENT)
+				return err;
 			from = sffs_key(ino, SFFS_KEY_INODE, 0);
 			to = sffs_key(ino + 1, SFFS_KEY_INODE, 0);
 		} else {
@@ -232,6 +248,245 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 	return err == -ENOENT ? 0 : err;
 }
 
+/*
+ * A write the flash refused leaves the file system read-only: the last
+ * checkpoint and what was synced after it are on the flash, and the next
+ * mount replays them.
+ */
+static int sffs_write_error(struct sffs_journal *j, int err)
+{
+	if (err == -EIO && j->io->write_failed && !j->io->ro) {
+		pr_crit("sffs: %s: a flash write failed and could not be made elsewhere: read-only from now on; what was synced is safe\n",
+			j->io->mtd->name);
+		j->io->ro = true;
+	}
+	return err;
+}
+
+/*
+ * sffs_node_check() for the nodes of a write buffer or block: the tail of
+ * a unit too short for a pad node is left erased, as at the end of @avail.
+ */
+static int sffs_check_at(const void *node, u64 avail)
+{
+	if (avail < sizeof(struct sffs_node_hdr))
+		return memchr_inv(node, 0xff, avail) ? -EUCLEAN : -ENODATA;
+	return sffs_node_check(node, avail);
+}
+
+/*
+ * The last boundary between operations at or before @upto, in the nodes
+ * of @buf, which starts at flash address @start.  Operations must be
+ * written again whole: replay applies whole operations only.
+ */
+static int sffs_op_boundary(struct sffs_journal *j, void *buf, u64 start,
+			    u64 upto, u64 end, u64 *keep)
+{
+	u64 p = start;
+
+	*keep = start;
+	while (p < upto) {
+		struct sffs_node_hdr *hdr = buf + (p - start);
+		int err = sffs_check_at(hdr, end - p);
+
+		if (err == -ENODATA) {
+			/* the tail of a unit a flush left erased */
+			p = ALIGN(p + 1, j->io->unit);
+			if (p <= upto)
+				*keep = p;
+			continue;
+		}
+		if (err)
+			return err;
+		p += ALIGN(le32_to_cpu(hdr->len), SFFS_NODE_ALIGN);
+		if (p <= upto && (hdr->type == SFFS_NODE_PAD ||
+				  !(hdr->flags & SFFS_NODE_FL_CONT)))
+			*keep = p;
+	}
+	return 0;
+}
+
+/*
+ * Write the nodes of @buf again at the write head: those from @from to
+ * @end, @buf starting at flash address @start.  A leaf the index points
+ * at moves there; the others are dead, but replay needs them (deletions,
+ * truncations) until the next commit.  Index nodes a commit wrote are
+ * left to the commit to write again.
+ */
+static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
+			u64 from, u64 end)
+{
+	u64 p = from;
+
+	while (p < end) {
+		struct sffs_node_hdr *hdr = buf + (p - start);
+		u32 len;
+		struct sffs_zref ref;
+		struct sffs_ckey key;
+		u64 addr;
+		int err = sffs_check_at(hdr, end - p);
+
+		if (err == -ENODATA) {
+			p = ALIGN(p + 1, j->io->unit);
+			continue;
+		}
+		if (err)
+			return err;
+		len = le32_to_cpu(hdr->len);
+		if (hdr->type == SFFS_NODE_INDEX) {
+			struct sffs_index_node *ix = (void *)hdr;
+
+			/*
+			 * Written by the commit the failure cut short: its
+			 * znode is written again when the commit is, and the
+			 * parent with it.
+			 */
+			key = sffs_key_from_le(&ix->branch[0].key);
+			err = sffs_index_dirty_node(&j->idx, p,
+						    le16_to_cpu(ix->level), &key);
+			if (err < 0)
+				return err;
+		} else if (hdr->type != SFFS_NODE_PAD) {
+			bool live = !sffs_node_key(hdr, &key) &&
+				    !sffs_index_lookup(&j->idx, &key, &ref) &&
+				    ref.addr == p;
+
+			err = sffs_append(j, hdr, len, hdr->type, hdr->flags,
+					  &addr);
+			if (err)
+				return err;
+			if (live) {
+				ref.addr = addr;
+				err = sffs_index_insert(&j->idx, &ref);
+				if (err)
+					return err;
+			} else {
+				sffs_index_obsolete(j, addr, len);
+			}
+		}
+		p += ALIGN(len, SFFS_NODE_ALIGN);
+	}
+	return 0;
+}
+
+/**
+ * sffs_journal_recover - go on after the flash refused a write
+ * @j: the journal, not committing
+ * @end: end of the last whole operation in the write buffer, or outside
+ *	 the block of the write head if none is
+ *
+ * As UBI and YAFFS2 do: what the failed write held is written again in a
+ * fresh erase block, and the failing block is retired once garbage
+ * collection has moved the rest of its data.  Node addresses are
+ * physical, so the index is pointed at the new copies; the caller then
+ * commits, which makes the new place the one replay knows before
+ * anything written after the failure is acknowledged.  Whole operations
+ * are copied: the one the failed write cut is copied from its first node
+ * on, the part already on the flash included, so that replay after a
+ * power cut sees it whole or not at all.  The operation being appended
+ * past @end, if any, is the caller's to write again; so is the commit
+ * whose index nodes were in the write buffer.
+ *
+ * Return: 0 or -EIO, which leaves the file system read-only.
+ */
+static int sffs_journal_recover(struct sffs_journal *j, u64 end)
+{
+	struct sffs_io *io = j->io;
+	u64 wb = io->wbuf_addr, jhead = le64_to_cpu(j->cp.jhead);
+	u32 eb = sffs_addr_eb(io, wb), nb;
+	u64 start = sffs_eb_addr(io, eb), keep;
+	unsigned long max_clean = j->idx.max_clean;
+	void *buf;
+	int err;
+
+	if (j->in_commit)
+		return -EIO;
+	if (sffs_addr_eb(io, jhead) == eb && jhead > start)
+		start = jhead;
+	/* no whole node went to the buffer since the head entered @eb */
+	if (end < start || end > wb + io->wbuf_used)
+		end = start;
+	pr_warn("sffs: %s: program failure in erase block %u: its last writes go elsewhere, and it will be retired\n",
+		io->mtd->name, eb);
+	buf = kvmalloc(io->erase_size, GFP_NOFS);
+	if (!buf || !sffs_io_retire(io, eb)) {
+		err = buf ? -EIO : -ENOMEM;
+		goto out;
+	}
+	/*
+	 * What reached the flash before the failure, then what did not.  An
+	 * operation whose first nodes went out with an earlier write leaves
+	 * nothing whole in the buffer (@end before it): all is on the flash.
+	 */
+	keep = end;
+	err = wb > start ? sffs_io_read(io, start, buf, wb - start) : 0;
+	if (!err && end > wb) {
+		memcpy(buf + (wb - start), io->wbuf, end - wb);
+		err = sffs_op_boundary(j, buf, start, wb, end, &keep);
+	}
+	if (err)
+		goto out;
+	/* nothing more goes to the failing block */
+	sffs_account_dead(j, io->head_end - sffs_io_head(io));
+	sffs_io_drop_wbuf(io);
+	/*
+	 * A fresh block, erased now, and not the next of the journal list:
+	 * if the power goes before the commit, replay may stop at the
+	 * failing block, and the mount then takes the blocks after it for
+	 * erased.
+	 */
+	err = sffs_alloc_eb(j, &nb, true);
+	if (err)
+		goto out;
+	sffs_io_set_head(io, sffs_eb_addr(io, nb));
+	/*
+	 * Znodes a cut-short commit wrote are clean, at addresses that
+	 * never reached the flash: none may leave the cache before it has
+	 * been marked dirty again.
+	 */
+	j->idx.max_clean = ULONG_MAX;
+	err = sffs_rewrite(j, buf, start, keep, end);
+	j->idx.max_clean = max_clean;
+	/* the caller's commit makes the new place the one replay knows */
+out:
+	kvfree(buf);
+	if (err) {
+		/*
+		 * Whatever went wrong, the write buffer must not go to the
+		 * failing block again: read-only, with what is on the flash.
+		 */
+		pr_err("sffs: %s: the writes erase block %u refused could not be made elsewhere: %d\n",
+		       io->mtd->name, eb, err);
+		io->write_failed = true;
+		err = -EIO;
+	}
+	return err;
+}
+
+/* Append the nodes of an operation; after a program failure, none counts */
+static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
+				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
+				  &wn[i].addr);
+		if (err) {
+			/*
+			 * The whole nodes before the one that failed are dead
+			 * too: the operation is written again, or not at all.
+			 */
+			while (i--)
+				sffs_index_obsolete(j, wn[i].addr,
+						    ALIGN(wn[i].len,
+							  SFFS_NODE_ALIGN));
+			return err;
+		}
+	}
+	return 0;
+}
+
 /**
  * sffs_journal_write - journal an operation and apply it to the index
  * @j: the journal
@@ -242,6 +497,7 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
  */
 int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 {
+	unsigned int tries;
 	u32 total = 0;
 	int i, err;
 
@@ -254,23 +510,33 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		if (err && err != -ENOSPC)
 			return err;
 	}
-	while (total > sffs_io_room(j->io)) {
-		err = sffs_journal_next_block(j);
-		if (err == -EAGAIN) {
-			/* the commit needs free blocks the table has not */
-			if (j->starved && !j->in_gc)
-				sffs_gc(j);
-			err = sffs_journal_commit(j);
+	for (tries = 0; ; tries++) {
+		u64 op;
+
+		err = 0;
+		while (!err && total > sffs_io_room(j->io)) {
+			err = sffs_journal_next_block(j);
+			if (err == -EAGAIN) {
+				/* the commit needs free blocks the table has not */
+				if (j->starved && !j->in_gc)
+					sffs_gc(j);
+				err = sffs_journal_commit(j);
+			}
 		}
+		op = sffs_io_head(j->io);
+		if (!err)
+			err = sffs_append_op(j, wn, n);
+		if (!err)
+			break;
+		if (err != -EIO || !j->io->write_failed || j->in_commit ||
+		    j->io->ro || tries == SFFS_WRITE_TRIES)
+			return sffs_write_error(j, err);
+		/* a failed flush ends a whole operation; a failed append not */
+		err = sffs_journal_recover(j, min(op, sffs_io_head(j->io)));
+		if (!err)
+			err = sffs_journal_commit(j);
 		if (err)
-			return err;
-	}
-	for (i = 0; i < n; i++) {
-		err = sffs_append(j, wn[i].buf, wn[i].len, wn[i].type,
-				  wn[i].flags | (i < n - 1 ? SFFS_NODE_FL_CONT : 0),
-				  &wn[i].addr);
-		if (err)
-			return err;
+			return sffs_write_error(j, err);
 	}
 	for (i = 0; i < n; i++) {
 		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
@@ -288,9 +554,21 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 /* Make everything journaled so far survive a power cut */
 int sffs_journal_sync(struct sffs_journal *j)
 {
+	u64 head = sffs_io_head(j->io);
+	int err;
+
+	/* after a write the flash refused, what was not synced is lost */
 	if (j->io->ro)
-		return 0;
-	return sffs_flush(j);
+		return j->io->write_failed ? -EIO : 0;
+	err = sffs_flush(j);
+	/* the recovery commits: what the buffer held is on the flash then */
+	if (err == -EIO && j->io->write_failed && !j->in_commit &&
+	    !j->io->ro) {
+		err = sffs_journal_recover(j, head);
+		if (!err)
+			err = sffs_journal_commit(j);
+	}
+	return sffs_write_error(j, err);
 }
 
 /**
@@ -406,30 +684,29 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 		j->nspare++;
 	}
 	for (i = 0; i < j->nfreeable; i++) {
-		err = sffs_ebt_free(j, j->freeable[i]);
+		u32 eb = j->freeable[i];
+
+		/*
+		 * A block a program failed in goes out of service instead:
+		 * bad in the table now, on the device once the checkpoint
+		 * naming that table is written (sffs_markbad_pending()).
+		 */
+		if (sffs_io_retiring(j->io, eb))
+			err = sffs_ebt_bad(j, eb);
+		else
+			err = sffs_ebt_free(j, eb);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-/**
- * sffs_journal_commit - write the dirty index and a checkpoint
- * @j: the journal
- *
- * Return: 0, or a negative error; after an error the file system must
- * turn read-only, the last checkpoint still being the valid one.
- */
-int sffs_journal_commit(struct sffs_journal *j)
+/* What a commit writes before its checkpoint */
+static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 {
-	struct sffs_checkpoint_node *cp = &j->cp;
-	unsigned int i, freed;
-	u64 root;
-	u32 len;
+	unsigned int i;
 	int err;
 
-	if (j->io->ro)
-		return -EROFS;
 	j->in_commit = true;
 	err = sffs_commit_prepare(j);
 	/*
@@ -446,7 +723,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 
 		err = sffs_ebt_fold(j);
 		if (!err)
-			err = sffs_index_commit(&j->idx, &root, &len);
+			err = sffs_index_commit(&j->idx, root, len);
 		if (i && j->allocs == allocs)
 			break;
 		if (i == 8) {
@@ -459,8 +736,69 @@ int sffs_journal_commit(struct sffs_journal *j)
 	if (!err)
 		err = sffs_journal_relist(j);
 	j->in_commit = false;
-	if (err)
-		return err;
+	return err;
+}
+
+/*
+ * Mark bad on the device the blocks the checkpoint just written calls
+ * bad.  Not before: if the power went first, the previous checkpoint,
+ * whose table has them in use and whose counts include their bytes,
+ * would be the one a mount finds.
+ */
+static void sffs_markbad_pending(struct sffs_journal *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nmarkbad; i++) {
+		u32 eb = j->markbad[i];
+
+		pr_warn("sffs: %s: erase block %u emptied after a program failure: marked bad\n",
+			j->io->mtd->name, eb);
+		sffs_io_markbad(j->io, eb);
+		trace_sffs_bad_block(j->io->mtd->index, eb,
+				     "emptied after a program failure: marked bad");
+		j->gc.bad++;
+	}
+	j->nmarkbad = 0;
+}
+
+/**
+ * sffs_journal_commit - write the dirty index and a checkpoint
+ * @j: the journal
+ *
+ * Return: 0, or a negative error; after an error the file system must
+ * turn read-only, the last checkpoint still being the valid one.
+ */
+int sffs_journal_commit(struct sffs_journal *j)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	unsigned int i, freed, tries;
+	u64 root;
+	u32 len;
+	int err;
+
+	if (j->io->ro)
+		return -EROFS;
+	for (tries = 0; ; tries++) {
+		unsigned long max_clean = j->idx.max_clean;
+
+		/*
+		 * The znodes this commit writes stay cached until it is
+		 * done: if the flash refuses a write, those that went to
+		 * the same write buffer are found and written again.
+		 */
+		j->idx.max_clean = ULONG_MAX;
+		err = sffs_commit_write(j, &root, &len);
+		j->idx.max_clean = max_clean;
+		if (!err)
+			break;
+		if (err != -EIO || !j->io->write_failed || j->io->ro ||
+		    tries == SFFS_WRITE_TRIES)
+			return sffs_write_error(j, err);
+		err = sffs_journal_recover(j, j->wend);
+		if (err)
+			return sffs_write_error(j, err);
+	}
 
 	/*
 	 * The blocks garbage collection emptied are free in the table this
@@ -470,7 +808,8 @@ int sffs_journal_commit(struct sffs_journal *j)
 	 */
 	freed = j->nfreeable;
 	sffs_gc_release(j);
-	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
+	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
+					  SFFS_FEAT_RO_COMPAT_ORPHAN);
 	cp->commit = cpu_to_le64(++j->commit);
 	cp->max_sqnum = cpu_to_le64(++j->sqnum);
 	cp->next_ino = cpu_to_le64(j->next_ino);
@@ -493,7 +832,8 @@ int sffs_journal_commit(struct sffs_journal *j)
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
 	if (err)
-		return err;
+		return sffs_write_error(j, err);
+	sffs_markbad_pending(j);
 	j->commits++;
 	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
 			  j->used, j->jcnt, freed);
@@ -712,7 +1052,8 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	cp->default_compr = compr;
 	j->next_ino = SFFS_ROOT_INO + 1;
 
-	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT);
+	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
+					 SFFS_FEAT_RO_COMPAT_ORPHAN);
 	err = sffs_ebt_init(j);
 	if (!err)
 		err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);

@@ -28,6 +28,7 @@ struct sffs_wnode {
 
 #define SFFS_TRUNC_FL_DELETE	0x01	/* trunc node: drop the inode */
 #define SFFS_MAX_GROUP		8
+#define SFFS_WRITE_TRIES	2	/* program failures one operation survives */
 
 #define SFFS_POOL_SIZE		32	/* free erase blocks kept at hand */
 #define SFFS_MAX_SPARES		16	/* erased blocks set aside for commits */
@@ -62,7 +63,7 @@ struct sffs_eb_info {
  * @scrubbed: blocks emptied because reads found bitflips in them
  * @wl_moves: blocks of cold data moved to even out wear
  * @erases: erase blocks erased
- * @bad: erase blocks retired because an erase failed
+ * @bad: erase blocks retired because an erase or a program failed
  */
 struct sffs_gc_stats {
 	unsigned long runs;
@@ -133,6 +134,10 @@ struct sffs_gc_stats {
  * @allocs: erase blocks allocated since mount
  * @starved: a table scan found no free block: collect at once
  * @in_gc: garbage collection is moving nodes
+ * @wend: end of the last node appended whole
+ * @markbad: blocks the checkpoint being written calls bad, to mark bad on
+ *	     the device once it is written
+ * @nmarkbad: entries in @markbad
  * @gc: garbage collection statistics
  */
 struct sffs_journal {
@@ -183,6 +188,9 @@ struct sffs_journal {
 	unsigned long allocs;
 	bool starved;
 	bool in_gc;
+	u64 wend;
+	u32 markbad[SFFS_MAX_RETIRE];
+	unsigned int nmarkbad;
 	struct sffs_gc_stats gc;
 };
 
@@ -222,7 +230,9 @@ int sffs_take_worn(struct sffs_journal *j, u32 *eb);
 int sffs_gc(struct sffs_journal *j);
 bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
+u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
 void sffs_gc_release(struct sffs_journal *j);
+void sffs_gc_retire(struct sffs_journal *j);
 
 int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 			unsigned int compr);

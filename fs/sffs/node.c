@@ -34,6 +34,7 @@ static const u16 sffs_min_len[SFFS_NODE_TYPES] = {
 	[SFFS_NODE_DENTRY]	= sizeof(struct sffs_dentry_node) + 1,
 	[SFFS_NODE_XATTR]	= sizeof(struct sffs_xattr_node) + 1,
 	[SFFS_NODE_TRUNC]	= sizeof(struct sffs_trunc_node),
+	[SFFS_NODE_ORPHAN]	= sizeof(struct sffs_orphan_node),
 	[SFFS_NODE_INDEX]	= sizeof(struct sffs_index_node) +
 				  sizeof(struct sffs_branch),
 	[SFFS_NODE_EBT]		= sizeof(struct sffs_ebt_node),
@@ -147,6 +148,17 @@ static int sffs_node_check_payload(const void *node, u32 len)
 			return -EUCLEAN;
 		return 0;
 	}
+	case SFFS_NODE_ORPHAN: {
+		const struct sffs_orphan_node *on = node;
+		struct sffs_ckey key = sffs_key_from_le(&on->key);
+
+		/* never the root's or the table's: a mount deletes orphans */
+		if (len != sizeof(*on) || key.ino != SFFS_META_INO ||
+		    sffs_key_type(&key) != SFFS_KEY_ORPHAN ||
+		    sffs_key_value(&key) <= SFFS_ROOT_INO)
+			return -EUCLEAN;
+		return 0;
+	}
 	case SFFS_NODE_INDEX: {
 		const struct sffs_index_node *ix = node;
 		u16 cnt = le16_to_cpu(ix->count);
@@ -219,6 +231,9 @@ int sffs_node_key(const void *node, struct sffs_ckey *key)
 		break;
 	case SFFS_NODE_XATTR:
 		k = &((const struct sffs_xattr_node *)node)->key;
+		break;
+	case SFFS_NODE_ORPHAN:
+		k = &((const struct sffs_orphan_node *)node)->key;
 		break;
 	case SFFS_NODE_EBT:
 		*key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT,

@@ -223,8 +223,16 @@ int sffs_journal_replay(struct sffs_journal *j)
 	j->free -= min(j->free, tail);
 	j->dirty += tail;
 	sffs_io_set_head(io, jhead);
-	if (!io->ro)
+	if (!io->ro) {
 		err = sffs_journal_restart(j, last);
+		if (err == -EIO && io->write_failed) {
+			/* what was replayed is there, read-only */
+			pr_crit("sffs: %s: a flash write failed after the replay: mounting read-only\n",
+				io->mtd->name);
+			io->ro = true;
+			err = 0;
+		}
+	}
 out:
 	kvfree(r.buf);
 	return err;

@@ -66,6 +66,7 @@ enum sffs_node_type {
 	SFFS_NODE_DENTRY	= 4,
 	SFFS_NODE_XATTR		= 5,
 	SFFS_NODE_TRUNC		= 6,	/* journal only: a truncation */
+	SFFS_NODE_ORPHAN	= 7,	/* an unlinked inode still in use */
 	SFFS_NODE_INDEX		= 8,	/* B+tree node */
 	SFFS_NODE_EBT		= 9,	/* erase-block table page */
 	SFFS_NODE_TYPES
@@ -119,6 +120,7 @@ enum sffs_key_type {
 	SFFS_KEY_DENTRY	= 2,
 	SFFS_KEY_XATTR	= 3,
 	SFFS_KEY_EBT	= 4,	/* SFFS_META_INO only: table page number */
+	SFFS_KEY_ORPHAN	= 5,	/* SFFS_META_INO only: the orphan's number */
 };
 
 #define SFFS_KEY_TYPE_SHIFT	60
@@ -267,6 +269,25 @@ struct sffs_trunc_node {
 } __packed;
 static_assert(sizeof(struct sffs_trunc_node) == 56);
 
+#define SFFS_ORPHAN_FL_DELETE	0x01	/* hdr.flags: removes the record */
+
+/**
+ * struct sffs_orphan_node - an inode unlinked while still in use
+ * @key: (%SFFS_META_INO, %SFFS_KEY_ORPHAN, inode number), the number
+ *	 greater than %SFFS_ROOT_INO
+ *
+ * Written in the operation that takes the link count of an inode to 0;
+ * the inode's deletion (a trunc node with SFFS_TRUNC_FL_DELETE) removes
+ * it again.  All the records sort together at the start of the index, so
+ * a mount finds the inodes a power cut left unlinked but not deleted with
+ * one lookup, and deletes them, without scanning anything.
+ */
+struct sffs_orphan_node {
+	struct sffs_node_hdr hdr;
+	struct sffs_key key;
+} __packed;
+static_assert(sizeof(struct sffs_orphan_node) == 48);
+
 /**
  * struct sffs_branch - one entry of an index node
  * @key: the key (level 0) or a lower bound of every key below (level > 0)
@@ -379,7 +400,15 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * that does not keep the table would leave blocks it writes marked free.
  */
 #define SFFS_FEAT_RO_COMPAT_EBT		0x00000001
-#define SFFS_FEAT_RO_COMPAT_SUPP	SFFS_FEAT_RO_COMPAT_EBT
+/*
+ * The orphan list is kept: an inode unlinked while in use has an orphan
+ * record until it is deleted.  A kernel that does not keep the list would
+ * leave such inodes without a record, to leak after a power cut, and
+ * would not know the orphan nodes replay and garbage collection meet.
+ */
+#define SFFS_FEAT_RO_COMPAT_ORPHAN	0x00000002
+#define SFFS_FEAT_RO_COMPAT_SUPP	(SFFS_FEAT_RO_COMPAT_EBT | \
+					 SFFS_FEAT_RO_COMPAT_ORPHAN)
 #define SFFS_FEAT_INCOMPAT_SUPP		0
 
 /**

@@ -41,6 +41,7 @@ struct crypto_comp;
  * @mount_ns: time the last mount took
  * @mount_phase_ns: when, in the last mount, the flash was set up, the
  *		    journal mounted and the root inode read
+ * @orphans: orphan inodes the mounts deleted
  * @debugfs: the debugfs directory of this mount
  * @kobj: /sys/fs/sffs/mtdN/
  * @kobj_gone: @kobj released
@@ -63,6 +64,7 @@ struct sffs_info {
 	struct shrinker shrinker;
 	u64 mount_ns;
 	u64 mount_phase_ns[3];
+	unsigned long orphans;
 	struct dentry *debugfs;
 	struct kobject kobj;
 	struct completion kobj_gone;
@@ -101,6 +103,8 @@ struct inode *sffs_iget(struct super_block *sb, u64 ino);
 struct inode *sffs_new_inode(struct inode *dir, umode_t mode);
 void sffs_new_inode_done(struct inode *inode);
 int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
+int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn);
+void sffs_orphans_finish(struct sffs_info *c);
 int sffs_write_inode_now(struct inode *inode);
 int sffs_write_inode(struct inode *inode, struct writeback_control *wbc);
 void sffs_evict_inode(struct inode *inode);

@@ -106,6 +106,7 @@ static void sffs_put_super(struct super_block *sb)
 	unregister_shrinker(&c->shrinker);
 	mutex_lock(&c->mutex);
 	if (!c->io.ro) {
+		sffs_gc_retire(&c->j);
 		err = sffs_journal_commit(&c->j);
 		if (err)
 			pr_err("sffs: %s: commit at unmount failed: %d; the journal will be replayed\n",
@@ -269,6 +270,9 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_unlock(&c->mutex);
 	if (err)
 		goto out_compr;
+	/* the replay could not write where it must: read-only */
+	if (c->io.ro)
+		sb->s_flags |= SB_RDONLY;
 	c->compr = c->j.cp.default_compr < SFFS_COMPR_TYPES &&
 		   sffs_tfm(c, c->j.cp.default_compr) ? c->j.cp.default_compr : 0;
 	err = sffs_apply_options(c, fc);
@@ -305,6 +309,9 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 
 	c->mount_phase_ns[2] = ktime_get_ns() - start;
 	c->mount_ns = ktime_get_ns() - start;
+	/* inodes a power cut left unlinked but not deleted */
+	if (!c->io.ro)
+		sffs_orphans_finish(c);
 	sffs_debugfs_init(c);
 	sffs_sysfs_add(c);
 	pr_info("sffs: %s: mounted%s, commit %llu, %lu nodes replayed, %u anchor units read, %llu us\n",
@@ -335,11 +342,18 @@ static int sffs_reconfigure(struct fs_context *fc)
 	sync_filesystem(sb);
 	mutex_lock(&c->mutex);
 	if (to_ro && !sb_rdonly(sb)) {
+		sffs_gc_retire(&c->j);
 		err = sffs_journal_commit(&c->j);
 		if (!err)
 			c->io.ro = true;
 	} else if (!to_ro && sb_rdonly(sb)) {
 		if (!(c->io.mtd->flags & MTD_WRITEABLE)) {
+			err = -EROFS;
+		} else if (le32_to_cpu(c->j.cp.feat_ro_compat) &
+			   ~SFFS_FEAT_RO_COMPAT_SUPP) {
+			pr_err("sffs: %s: features %#x allow only read-only mounts\n",
+			       c->io.mtd->name,
+			       le32_to_cpu(c->j.cp.feat_ro_compat));
 			err = -EROFS;
 		} else {
 			c->io.ro = false;
@@ -353,6 +367,8 @@ static int sffs_reconfigure(struct fs_context *fc)
 	if (!err)
 		err = sffs_apply_options(c, fc);
 	mutex_unlock(&c->mutex);
+	if (!err && !to_ro && sb_rdonly(sb))
+		sffs_orphans_finish(c);
 	return err;
 }
 

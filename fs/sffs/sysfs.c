@@ -48,6 +48,9 @@ SFFS_ATTR(flash_bytes_written, c->io.bytes_written);
 SFFS_ATTR(free_bytes, c->j.free);
 SFFS_ATTR(dirty_bytes, c->j.dirty);
 SFFS_ATTR(used_bytes, c->j.used);
+SFFS_ATTR(orphans_deleted, c->orphans);
+SFFS_ATTR(program_failures, c->io.write_errors);
+SFFS_ATTR(bad_reserve_blocks, sffs_bad_reserve_blocks(&c->j));
 
 static struct attribute *sffs_attrs[] = {
 	&sffs_attr_erase_count_min.attr,
@@ -69,6 +72,9 @@ static struct attribute *sffs_attrs[] = {
 	&sffs_attr_free_bytes.attr,
 	&sffs_attr_dirty_bytes.attr,
 	&sffs_attr_used_bytes.attr,
+	&sffs_attr_orphans_deleted.attr,
+	&sffs_attr_program_failures.attr,
+	&sffs_attr_bad_reserve_blocks.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(sffs);

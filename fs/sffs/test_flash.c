@@ -59,7 +59,28 @@ static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
 
 		if (page < rf->next_page[eb] ||
 		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
+			pr_err("sffs-kunit flash: page %u of block %u programmed again (next %u)\n",
+			       page, eb, rf->next_page[eb]);
 			rf->violations++;
+			return -EIO;
+		}
+		if (test_bit(eb, rf->failing) ||
+		    (rf->fail_in && !--rf->fail_in)) {
+			/*
+			 * A program failure: the page is used up, half of
+			 * it programmed and the rest left in whatever state,
+			 * and the block fails every program from now on.
+			 */
+			memcpy(rf->mem + addr, buf + done, RF_WRITESIZE / 2);
+			memset(rf->mem + addr + RF_WRITESIZE / 2, 0x5a, 64);
+			rf->next_page[eb] = page + 1;
+			set_bit(eb, rf->failing);
+			set_bit(eb, rf->touched);
+			rf->prog_failures++;
+			if (!rf->fail_in && rf->fail_again) {
+				rf->fail_again--;
+				rf->fail_in = 1;
+			}
 			return -EIO;
 		}
 		memcpy(rf->mem + addr, buf + done, RF_WRITESIZE);
@@ -83,6 +104,7 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 	for (eb = div_u64(ei->addr, RF_ERASESIZE);
 	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
 		if (test_bit(eb, rf->bad)) {
+			pr_err("sffs-kunit flash: bad block %u erased\n", eb);
 			rf->violations++;
 			ei->fail_addr = (u64)eb * RF_ERASESIZE;
 			return -EIO;
@@ -100,6 +122,12 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 static int rf_block_isbad(struct mtd_info *mtd, loff_t ofs)
 {
 	return test_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
+}
+
+static int rf_block_markbad(struct mtd_info *mtd, loff_t ofs)
+{
+	set_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
+	return 0;
 }
 
 void sffs_rf_free(struct sffs_ramflash *rf)
@@ -146,6 +174,7 @@ struct sffs_ramflash *sffs_rf_create(struct kunit *test,
 	rf->mtd._write = rf_write;
 	rf->mtd._erase = rf_erase;
 	rf->mtd._block_isbad = rf_block_isbad;
+	rf->mtd._block_markbad = rf_block_markbad;
 	err = mtd_device_register(&rf->mtd, NULL, 0);
 	if (err) {
 		rf->mtd.index = -1;

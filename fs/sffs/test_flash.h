@@ -24,6 +24,13 @@
  * @broken: blocks whose reads fail beyond what ECC corrects (-EBADMSG)
  * @touched: blocks programmed or erased since the bit was last cleared;
  *	     the fuzzer restores only those
+ * @failing: blocks a program failed in: every later program there fails
+ *	     too, as on a block going bad
+ * @fail_in: fault injection: the program of the @fail_in-th page from now
+ *	     fails (0: off), and its block becomes @failing
+ * @fail_again: after a failure @fail_in made, this many more: the next
+ *		program fails too, wherever it goes
+ * @prog_failures: programs that failed that way
  * @violations: writes that broke a NAND rule, and erases of bad blocks
  * @programs: pages programmed
  * @erases: blocks erased
@@ -37,6 +44,10 @@ struct sffs_ramflash {
 	DECLARE_BITMAP(flippy, RF_BLOCKS);
 	DECLARE_BITMAP(broken, RF_BLOCKS);
 	DECLARE_BITMAP(touched, RF_BLOCKS);
+	DECLARE_BITMAP(failing, RF_BLOCKS);
+	unsigned int fail_in;
+	unsigned int fail_again;
+	unsigned int prog_failures;
 	unsigned int violations;
 	unsigned long programs;
 	unsigned long erases;

@@ -5,6 +5,8 @@ tests of fsck.sffs.  The damaged node is sealed again (checksums right),
 so only the checks of what its fields mean can find it.
 
   nlink      the regular file with two names gets a link count of 3
+  unlinked   a regular file with one name gets a link count of 0, and
+             no orphan record
   dangling   the entry "size1" names an inode that does not exist
   hash       the entry "size1" is renamed "size2" under the old hash
   dirnames   the entry "fifo" names the directory "dir" a second time
@@ -68,6 +70,12 @@ def main():
             mode, nlink = struct.unpack_from('<II', img, off + 32 + 16 + 8 + 48 + 8)
             if mode & 0o170000 == 0o100000 and nlink == 2:
                 struct.pack_into('<I', img, off + 32 + 16 + 8 + 48 + 12, 3)
+                seal(img, off, length)
+                done += 1
+        elif what == 'unlinked' and ntype == T_INODE and not done:
+            mode, nlink = struct.unpack_from('<II', img, off + 32 + 16 + 8 + 48 + 8)
+            if mode & 0o170000 == 0o100000 and nlink == 1:
+                struct.pack_into('<I', img, off + 32 + 16 + 8 + 48 + 12, 0)
                 seal(img, off, length)
                 done += 1
         elif what == 'space' and ntype == T_CP:

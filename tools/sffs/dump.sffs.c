@@ -71,6 +71,7 @@ static const uint8_t key_node_type[] = {
 	[SFFS_KEY_DENTRY] = SFFS_NODE_DENTRY,
 	[SFFS_KEY_XATTR] = SFFS_NODE_XATTR,
 	[SFFS_KEY_EBT] = SFFS_NODE_EBT,
+	[SFFS_KEY_ORPHAN] = SFFS_NODE_ORPHAN,
 };
 
 static void check_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
@@ -88,11 +89,14 @@ static void check_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 	node = read_node(addr, len);
 	if (!node)
 		return;
-	if (ktype > SFFS_KEY_EBT ||
+	if (ktype > SFFS_KEY_ORPHAN ||
 	    ((struct sffs_node_hdr *)node)->type != key_node_type[ktype]) {
 		report("node at %llu has type %u for a key of type %u",
 		       (unsigned long long)addr,
 		      ((struct sffs_node_hdr *)node)->type, ktype);
+	} else if (ktype == SFFS_KEY_ORPHAN && !sffs_orphan_ino(node, len)) {
+		report("orphan record at %llu is invalid",
+		       (unsigned long long)addr);
 	} else if (ktype != SFFS_KEY_EBT) {
 		k = (void *)(node + sizeof(struct sffs_node_hdr));
 		if (le64toh(k->ino) != ino || le64toh(k->tv) != tv)
@@ -292,6 +296,8 @@ int main(int argc, char **argv)
 	printf("inodes: %lu\ndata_nodes: %lu\ndentries: %lu\nxattrs: %lu\n",
 	       per_type[SFFS_NODE_INODE], per_type[SFFS_NODE_DATA],
 	       per_type[SFFS_NODE_DENTRY], per_type[SFFS_NODE_XATTR]);
+	/* unlinked while in use: the next mount deletes them */
+	printf("orphans: %lu\n", per_type[SFFS_NODE_ORPHAN]);
 	if (!find(SFFS_ROOT_INO, 0) || find(SFFS_ROOT_INO, 0)->ino != SFFS_ROOT_INO)
 		report("no root inode");
 	else if (do_list)

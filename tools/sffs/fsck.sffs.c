@@ -16,7 +16,9 @@
  *  - files: each name's hash, parent and target, its type against the
  *    inode's, link counts, directories named once and reachable from
  *    the root, data inside the file size, extended attribute counts,
- *    and inodes no name reaches (orphans);
+ *    inodes no name reaches, and the orphan list: every unlinked inode
+ *    not yet deleted has an orphan record, and every record names an
+ *    inode without links;
  *  - the journal written since the checkpoint, which the next mount
  *    replays: reported, not an error.
  *
@@ -52,6 +54,7 @@ struct ino {
 	uint32_t names, subdirs, xattrs;
 	uint64_t parent;
 	bool reached;
+	bool orphan;		/* has an orphan record */
 };
 
 static struct sffs_dev dev;
@@ -143,12 +146,14 @@ static const uint8_t key_node_type[] = {
 	[SFFS_KEY_DENTRY] = SFFS_NODE_DENTRY,
 	[SFFS_KEY_XATTR] = SFFS_NODE_XATTR,
 	[SFFS_KEY_EBT] = SFFS_NODE_EBT,
+	[SFFS_KEY_ORPHAN] = SFFS_NODE_ORPHAN,
 };
 
 static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 {
 	unsigned int ktype = tv >> SFFS_KEY_TYPE_SHIFT;
-	bool meta = ino == SFFS_META_INO, ebt = ktype == SFFS_KEY_EBT;
+	bool meta = ino == SFFS_META_INO;
+	bool ebt = ktype == SFFS_KEY_EBT || ktype == SFFS_KEY_ORPHAN;
 	struct sffs_node_hdr *hdr;
 	struct sffs_key *k;
 
@@ -161,10 +166,12 @@ static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 	if (!hdr)
 		return;
 	k = (void *)(hdr + 1);
-	if (ktype > SFFS_KEY_EBT || hdr->type != key_node_type[ktype] ||
+	if (ktype > SFFS_KEY_ORPHAN || hdr->type != key_node_type[ktype] ||
 	    meta != ebt) {
 		err("node at %llu has type %u for key (%llu, %#llx)", ULL(addr),
 		    hdr->type, ULL(ino), ULL(tv));
+	} else if (ktype == SFFS_KEY_ORPHAN && !sffs_orphan_ino(hdr, len)) {
+		err("orphan record at %llu is invalid", ULL(addr));
 	} else if (ktype != SFFS_KEY_EBT &&
 		   (le64toh(k->ino) != ino || le64toh(k->tv) != tv)) {
 		err("node at %llu has another key than its branch", ULL(addr));
@@ -316,7 +323,8 @@ static void check_table(void)
 		struct sffs_ebt_node *t;
 		uint32_t first, count;
 
-		if (leaves[i].ino != SFFS_META_INO)
+		if (leaves[i].ino != SFFS_META_INO ||
+		    leaves[i].tv >> SFFS_KEY_TYPE_SHIFT != SFFS_KEY_EBT)
 			continue;
 		t = malloc(leaves[i].len);
 		if (!t || sffs_dev_read(&dev, leaves[i].addr, t, leaves[i].len)) {
@@ -396,7 +404,9 @@ static unsigned int dt_of(uint32_t mode)
 
 static void check_files(void)
 {
-	size_t i;
+	bool orphan_list = le32toh(cp.feat_ro_compat) &
+			   SFFS_FEAT_RO_COMPAT_ORPHAN;
+	size_t i, norphans = 0;
 
 	inos = calloc(nleaves + 1, sizeof(*inos));
 	if (!inos)
@@ -435,6 +445,21 @@ static void check_files(void)
 		struct sffs_data_node *dn;
 		uint16_t nlen;
 
+		if (leaves[i].ino == SFFS_META_INO && ktype == SFFS_KEY_ORPHAN) {
+			uint64_t ino = leaves[i].tv & SFFS_KEY_VALUE_MASK;
+
+			t = find_ino(ino);
+			norphans++;
+			if (!t)
+				err("orphan record of inode %llu, which does not exist",
+				    ULL(ino));
+			else if (t->nlink)
+				err("orphan record of inode %llu, which has %u links",
+				    ULL(ino), t->nlink);
+			else
+				t->orphan = true;
+			continue;
+		}
 		if (leaves[i].ino == SFFS_META_INO || ktype == SFFS_KEY_INODE)
 			continue;
 		if (!owner) {
@@ -522,13 +547,23 @@ static void check_files(void)
 		struct ino *n = &inos[i];
 		uint32_t want = S_ISDIR(n->mode) ? 2 + n->subdirs : n->names;
 
+		if (!n->nlink && !n->orphan) {
+			/*
+			 * Without the orphan list (an older kernel made it),
+			 * an unlinked inode may have been open at a power
+			 * cut: it leaks, but nothing is damaged.
+			 */
+			if (orphan_list)
+				err("inode %llu has no link and no orphan record: it leaks",
+				    ULL(n->ino));
+			else
+				warn("inode %llu is an orphan: unlinked, not yet deleted",
+				     ULL(n->ino));
+		}
 		if (!n->names && n->ino != SFFS_ROOT_INO) {
 			if (n->nlink)
 				err("inode %llu (nlink %u) has no name: lost",
 				    ULL(n->ino), n->nlink);
-			else
-				warn("inode %llu is an orphan: unlinked, not yet deleted",
-				     ULL(n->ino));
 			continue;
 		}
 		if (S_ISDIR(n->mode) && n->names > 1)
@@ -547,6 +582,7 @@ static void check_files(void)
 			       ULL(n->ino), n->mode, n->nlink, ULL(n->size));
 	}
 	printf("inodes: %zu\n", ninos);
+	printf("orphans: %zu\n", norphans);
 }
 
 /* The nodes written after the checkpoint: the next mount replays them */

@@ -558,7 +558,8 @@ int main(int argc, char **argv)
 
 	cp.version = htole16(SFFS_FORMAT_VERSION);
 	/* no table pages yet: the kernel takes blocks below alloc_eb as full */
-	cp.feat_ro_compat = htole32(SFFS_FEAT_RO_COMPAT_EBT);
+	cp.feat_ro_compat = htole32(SFFS_FEAT_RO_COMPAT_EBT |
+				    SFFS_FEAT_RO_COMPAT_ORPHAN);
 	cp.fanout = htole16(fanout);
 	{
 		int fd = open("/dev/urandom", O_RDONLY);

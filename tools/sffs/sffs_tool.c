@@ -77,6 +77,24 @@ int sffs_check(const void *node, size_t avail)
 	return 0;
 }
 
+/*
+ * The inode number of an orphan record, as the kernel checks it, or 0 if
+ * the record is invalid: a record of the root or of the table would have
+ * the kernel delete them.
+ */
+uint64_t sffs_orphan_ino(const void *node, uint32_t len)
+{
+	const struct sffs_orphan_node *on = node;
+	uint64_t tv = le64toh(on->key.tv);
+
+	if (len != sizeof(*on) || on->hdr.type != SFFS_NODE_ORPHAN ||
+	    le64toh(on->key.ino) != SFFS_META_INO ||
+	    tv >> SFFS_KEY_TYPE_SHIFT != SFFS_KEY_ORPHAN ||
+	    (tv & SFFS_KEY_VALUE_MASK) <= SFFS_ROOT_INO)
+		return 0;
+	return tv & SFFS_KEY_VALUE_MASK;
+}
+
 uint64_t sffs_parse_size(const char *s)
 {
 	char *end;

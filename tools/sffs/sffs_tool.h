@@ -42,6 +42,7 @@ int sffs_dev_erase(struct sffs_dev *d, uint32_t eb);
 int sffs_find_anchor(struct sffs_dev *d);
 int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			 unsigned int *reads);
+uint64_t sffs_orphan_ino(const void *node, uint32_t len);
 uint64_t sffs_parse_size(const char *s);
 
 #endif

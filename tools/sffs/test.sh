@@ -65,6 +65,7 @@ for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
 	"$bin/fsck.sffs" -e "$1" -m "$2" "$img" >"$work/fsck" || rc=1
 	grep -q "^errors: 0$" "$work/fsck" || rc=1
 	grep -q "^inodes: 314$" "$work/fsck" || rc=1
+	grep -q "^orphans: 0$" "$work/fsck" || rc=1
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
 	ok "$rc" "fsck.sffs finds no error, erase $1 write $2"
 done
@@ -72,6 +73,7 @@ done
 # fsck.sffs names each kind of damage, and exits with 4
 here=$(dirname "$0")
 for what in "nlink:link count 3, should be 2" \
+	    "unlinked:has no link and no orphan record" \
 	    "dangling:names inode 999999, which does not exist" \
 	    "hash:name size2 is filed under another hash" \
 	    "dirnames:has 2 names" \

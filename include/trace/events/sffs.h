@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Tracepoints of SFFS: commits, garbage collection, scrubbing, static
- * wear levelling and the journal replay after a power cut.  Each event
+ * wear levelling, blocks going bad and the journal replay after a power
+ * cut.  Each event
  * names the MTD device by its number, as /sys/fs/sffs/mtdN does.
  */
 #undef TRACE_SYSTEM
@@ -89,6 +90,21 @@ TRACE_EVENT(sffs_scrub_queue,
 	    ),
 	    TP_printk("mtd%d block %u has bitflips: to scrub", __entry->mtd,
 		      __entry->eb)
+);
+
+TRACE_EVENT(sffs_bad_block,
+	    TP_PROTO(int mtd, u32 eb, const char *what),
+	    TP_ARGS(mtd, eb, what),
+	    TP_STRUCT__entry(__field(int, mtd)
+			     __field(u32, eb)
+			     __field(const char *, what)
+	    ),
+	    TP_fast_assign(__entry->mtd = mtd;
+			    __entry->eb = eb;
+			    __entry->what = what;
+	    ),
+	    TP_printk("mtd%d block %u: %s", __entry->mtd, __entry->eb,
+		      __entry->what)
 );
 
 TRACE_EVENT(sffs_replay,

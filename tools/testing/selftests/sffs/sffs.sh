@@ -29,7 +29,8 @@ NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
 NUM_POSIX=14
 CUTS="1 3 7 15 25 50 100"
 NUM_CUTS=7
-NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS))
+NUM_ORPHAN=1
+NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN))
 
 testnum=0
 nfail=0
@@ -133,7 +134,7 @@ nand_tests()
 	else
 		result 1 "mount"
 		i=0
-		while [ "$i" -lt $((NUM_POSIX + 6 + NUM_CUTS)) ]; do
+		while [ "$i" -lt $((NUM_POSIX + 6 + NUM_CUTS + NUM_ORPHAN)) ]; do
 			skip "nand test $i" "no mount"
 			i=$((i + 1))
 		done
@@ -183,6 +184,49 @@ nand_tests()
 	for cut in $CUTS; do
 		power_cut_test "$mtd" "$cut"
 	done
+	orphan_test "$mtd"
+}
+
+# orphan_test MTD: a file unlinked while open, then the power cut before
+# it is closed: fsck.sffs finds it on the orphan list, the next mount
+# deletes it
+orphan_test()
+{
+	rc=0
+	mount_sffs "$1" || rc=1
+	knob=/sys/kernel/debug/sffs/mtd$1/power_cut
+	[ "$rc" -eq 0 ] && [ -w "$knob" ] || rc=1
+	if [ "$rc" -eq 0 ]; then
+		cp "$stage/data/file0" "$mnt/orphan" && sync || rc=1
+		exec 3<"$mnt/orphan"
+		rm "$mnt/orphan" || rc=1
+		# more than the journal holds: a commit writes the record
+		i=0
+		for f in "$stage"/data/file*; do
+			cp "$f" "$mnt/again$i" || rc=1
+			i=$((i + 1))
+		done
+		sync
+		# the close and the unmount never reach the flash
+		echo 0 >"$knob" || rc=1
+		exec 3<&-
+		run umount "$mnt" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		run "$FSCK" "/dev/mtd$1" || rc=1
+		grep -q "^orphans: 1$" "$stage/out" ||
+			{ msg "no orphan record before the mount"; rc=1; }
+		mount_sffs "$1" || rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		n=$(cat "/sys/fs/sffs/mtd$1/orphans_deleted")
+		[ "$n" = 1 ] || { msg "the mount deleted $n orphans"; rc=1; }
+		rm -f "$mnt"/again*
+		run umount "$mnt" || rc=1
+		run "$FSCK" "/dev/mtd$1" || rc=1
+		grep -q "^orphans: 0$" "$stage/out" || rc=1
+	fi
+	result "$rc" "a file unlinked while open is deleted by the mount after a power cut"
 }
 
 # power_cut_test MTD N: synced data survives a power cut N writes later
@@ -364,7 +408,7 @@ if [ -n "$nand" ] && ensure_node "$nand"; then
 	nand_tests "$nand"
 else
 	i=0
-	while [ "$i" -lt $((NUM_POSIX + 8 + NUM_CUTS)) ]; do
+	while [ "$i" -lt $((NUM_POSIX + 8 + NUM_CUTS + NUM_ORPHAN)) ]; do
 		skip "nand test $i" "no nandsim"
 		i=$((i + 1))
 	done
