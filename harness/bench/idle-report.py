@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""idle-report.py OUT ARCHES CONFIGS: tables and plots of bench-idle.sh.
+
+Reads OUT/idle-<arch>-<config>-<mode>/result.json and console.log
+(qemu-run), writes OUT/idle.json, OUT/idle.md and gnuplot scripts
+OUT/idle-<arch>.gp for OUT/idle-<arch>.png.  Every figure comes from the
+guests' logs; one a run did not produce is "-".
+"""
+
+import json
+import os
+import re
+import sys
+
+MODES = ['periodic', 'stock', 'attributed', 'series']
+TITLES = {
+    'periodic': 'periodic HZ=250 (stock, nohz=off)',
+    'stock': 'stock NO_HZ_IDLE',
+    'attributed': 'series, wakeup_reduce=off',
+    'series': 'series',
+}
+TARGET = {'tiny': 0.2, 'realistic': 0.5}
+TS_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+
+
+def load(out, arch, config, mode):
+    d = os.path.join(out, 'idle-%s-%s-%s' % (arch, config, mode))
+    run = {'ok': False, 'metrics': {}, 'stats': [], 'irq': [],
+           'failures': []}
+    try:
+        with open(os.path.join(d, 'result.json')) as f:
+            r = json.load(f)
+        run['metrics'] = {k: v['value'] for k, v in r['metrics'].items()}
+        run['ok'] = r.get('failed', 1) == 0
+        run['failures'] = r.get('harness_failures', []) + \
+            [x['name'] for x in r.get('results', []) if not x['ok']]
+    except (OSError, ValueError, KeyError):
+        return run
+    try:
+        with open(os.path.join(d, 'console.log'), errors='replace') as f:
+            lines = [TS_RE.sub('', ln.rstrip('\r\n')) for ln in f]
+    except OSError:
+        lines = []
+    secs = run['metrics'].get('idle_s')
+    for ln in lines:
+        if ln.startswith('# STATS ') and not ln.startswith('# STATS #'):
+            f = ln.split()[2:]
+            if f[0] == 'cpu' or len(f) < 6:
+                continue
+            run['stats'].append({
+                'cpu': int(f[0]), 'count': int(f[1]), 'source': f[4],
+                'what': ' '.join(f[5:]),
+                'per_s': round(int(f[1]) / secs, 3) if secs else None})
+        elif ln.startswith('# IRQ '):
+            f = ln.split()[2:]
+            n = int(run['metrics'].get('cpus', 0))
+            counts = [int(x) for x in f[1:1 + n]]
+            if sum(counts):
+                run['irq'].append({'row': f[0].rstrip(':'),
+                                   'counts': counts,
+                                   'name': ' '.join(f[1 + n:])})
+    return run
+
+
+def fmt(v, spec='%.2f'):
+    return '-' if v is None else spec % v
+
+
+def per_cpu(run, key):
+    m = run['metrics']
+    n = int(m.get('cpus', 0))
+    vals = [m.get('%s_cpu%d' % (key, i)) for i in range(n)]
+    if not vals or None in vals:
+        return '-'
+    return '%.2f (%s)' % (m.get(key), ' / '.join('%.2f' % v for v in vals))
+
+
+def main():
+    out, arches, configs = sys.argv[1], sys.argv[2].split(), \
+        sys.argv[3].split()
+    res = {'machine': os.uname().nodename, 'runs': {}}
+    for arch in arches:
+        res['runs'][arch] = {c: {m: load(out, arch, c, m) for m in MODES}
+                             for c in configs}
+    with open(os.path.join(out, 'idle.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+
+    md = ['# Idle wakeups per CPU', '',
+          'Each guest has 2 vCPUs under QEMU TCG and stays idle for the '
+          'time shown after its services settled.  "irq/s per CPU" is every '
+          'interrupt in /proc/interrupts (timer, devices, IPIs) divided by '
+          'the idle time and the CPUs: mean (CPU0 / CPU1).  "wakeups/s" is '
+          'what the attribution of the series charged to a cause.  Targets: '
+          '%s.' % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()),
+          '']
+    head = '| arch | config | idle s | ' + \
+        ' | '.join(TITLES[m] for m in MODES) + ' | series wakeups/s | target |'
+    md += ['## Interrupts per CPU per second', '', head,
+           '|' + ' --- |' * (len(MODES) + 5)]
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            row = [arch, c, fmt(runs['series']['metrics'].get('idle_s'),
+                                '%.0f')]
+            for m in MODES:
+                cell = per_cpu(runs[m], 'irq_per_cpu_s')
+                if runs[m]['failures']:
+                    cell += ' (failed: %s)' % '; '.join(
+                        runs[m]['failures'])[:80]
+                row.append(cell)
+            row.append(per_cpu(runs['series'], 'wakeups_per_cpu_s'))
+            row.append('%.1f' % TARGET.get(c, 0))
+            md.append('| ' + ' | '.join(row) + ' |')
+    md.append('')
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            md += ['## %s %s: what wakes the idle CPUs' % (arch, c), '']
+            for m in ('attributed', 'series'):
+                st = runs[m]['stats']
+                md += ['%s (attribution, per CPU):' % TITLES[m], '',
+                       '| cpu | wakeups | per s | source | what |',
+                       '| --- | --- | --- | --- | --- |']
+                for s in st[:12]:
+                    md.append('| %d | %d | %s | %s | %s |' % (
+                        s['cpu'], s['count'], fmt(s['per_s']), s['source'],
+                        s['what']))
+                if not st:
+                    md.append('| - | - | - | - | - |')
+                md.append('')
+            st = runs['stock']['irq']
+            md += ['stock NO_HZ_IDLE, /proc/interrupts during the idle '
+                   'time:', '', '| row | per CPU | name |',
+                   '| --- | --- | --- |']
+            for r in st:
+                md.append('| %s | %s | %s |' % (
+                    r['row'], ' / '.join(str(x) for x in r['counts']),
+                    r['name']))
+            md.append('')
+    with open(os.path.join(out, 'idle.md'), 'w') as f:
+        f.write('\n'.join(md))
+
+    for arch in arches:
+        data = []
+        for c in configs:
+            vals = []
+            for m in MODES:
+                v = res['runs'][arch][c][m]['metrics'].get('irq_per_cpu_s')
+                vals.append('%.3f' % v if v else 'NaN')
+            data.append('%s %s' % (c, ' '.join(vals)))
+        gp = os.path.join(out, 'idle-%s.gp' % arch)
+        cols = ', '.join(
+            "$data using %d:xtic(1) title '%s'" % (i + 2, TITLES[m])
+            for i, m in enumerate(MODES))
+        with open(gp, 'w') as f:
+            f.write('''set terminal png size 900,500
+set output '%s'
+set title 'Idle interrupts per CPU per second, %s guest (2 vCPUs, TCG)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set yrange [0.01:*]
+set ylabel 'per CPU per second (log)'
+set key top right
+set grid ytics
+$data << EOD
+%s
+EOD
+plot %s
+''' % (os.path.join(out, 'idle-%s.png' % arch), arch, '\n'.join(data),
+                cols))
+    print('\n'.join(md[:len(configs) * len(arches) + 12]))
+
+
+if __name__ == '__main__':
+    main()
