@@ -10,6 +10,7 @@
 
 #include <linux/types.h>
 
+struct task_struct;
 struct timer_list;
 
 #ifdef CONFIG_IDLE_WAKEUP_STATS
@@ -24,6 +25,8 @@ void __wakeup_stats_hrtimer(const void *timer, const void *fn);
 void __wakeup_stats_timer(struct timer_list *timer, const void *fn);
 void __wakeup_stats_tick_why(const char *why);
 void __wakeup_stats_ipi(const char *name);
+void __wakeup_stats_ipi_fn(const void *fn);
+void __wakeup_stats_ipi_wake(struct task_struct *p);
 
 /* An interrupt ends an idle period (tick_irq_enter) */
 static __always_inline void wakeup_stats_begin(void)

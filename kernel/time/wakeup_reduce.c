@@ -27,20 +27,18 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
-#include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/wakeup_reduce.h>
 
+/*
+ * "wakeup_reduce=off" at boot; read-only later, as the polls choose their
+ * timers when they start.  Shown in /sys/module/kernel/parameters/.
+ */
 bool wakeup_reduce_on __read_mostly = true;
-
-static int __init wakeup_reduce_setup(char *str)
-{
-	wakeup_reduce_on = strcmp(str, "off") != 0;
-	return 1;
-}
-__setup("wakeup_reduce=", wakeup_reduce_setup);
+core_param(wakeup_reduce, wakeup_reduce_on, bool, 0444);
 
 struct wakeup_reduce_sleeper {
 	struct timer_list timer;

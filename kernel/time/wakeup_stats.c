@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/tick.h>
+#include <linux/timer.h>
 #include <linux/wakeup_stats.h>
 #include <linux/workqueue.h>
 
@@ -106,6 +107,7 @@ bool wakeup_cause_equal(const struct wakeup_cause *a,
 	case WAKEUP_IRQ:
 		return a->irq == b->irq && !strcmp(a->name, b->name);
 	case WAKEUP_IPI:
+		return a->fn == b->fn && !strcmp(a->name, b->name);
 	case WAKEUP_TICK:
 		return !strcmp(a->name, b->name);
 	default:
@@ -274,7 +276,11 @@ void __wakeup_stats_timer(struct timer_list *timer, const void *fn)
 		c.src = WAKEUP_WORK;
 		c.fn = container_of(timer, struct delayed_work, timer)->work.func;
 	}
-	wakeup_note_this_cpu(&c, false);
+	/*
+	 * A deferrable timer never wakes an idle CPU: it runs because the
+	 * CPU woke for something else, which keeps the charge.
+	 */
+	wakeup_note_this_cpu(&c, timer->flags & TIMER_DEFERRABLE);
 }
 
 void __wakeup_stats_ipi(const char *name)
@@ -284,6 +290,36 @@ void __wakeup_stats_ipi(const char *name)
 	if (!wakeup_wants_cause())
 		return;
 	strscpy(c.name, name, sizeof(c.name));
+	wakeup_note_this_cpu(&c, false);
+}
+
+/* A function-call IPI that runs @fn (smp_call_function*(), irq_work) */
+void __wakeup_stats_ipi_fn(const void *fn)
+{
+	struct wakeup_cause c = { .src = WAKEUP_IPI, .fn = fn };
+
+	if (!wakeup_wants_cause())
+		return;
+	strscpy(c.name, "call", sizeof(c.name));
+	wakeup_note_this_cpu(&c, false);
+}
+
+/*
+ * A function-call IPI that wakes @p, queued by ttwu_queue_wakelist():
+ * another CPU made @p runnable here.  @p is on this CPU's wake list, so it
+ * cannot go away; its name is read without the task lock, as a name that
+ * changes under us is still a name.
+ */
+void __wakeup_stats_ipi_wake(struct task_struct *p)
+{
+	struct wakeup_cause c = { .src = WAKEUP_IPI };
+	char comm[TASK_COMM_LEN];
+
+	if (!wakeup_wants_cause())
+		return;
+	memcpy(comm, p->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	snprintf(c.name, sizeof(c.name), "wake %s", comm);
 	wakeup_note_this_cpu(&c, false);
 }
 
@@ -355,7 +391,10 @@ static void wakeup_show_what(struct seq_file *m, const struct wakeup_cause *c)
 		seq_printf(m, "%u:%s\n", c->irq, c->name);
 		break;
 	case WAKEUP_IPI:
-		seq_printf(m, "%s\n", c->name);
+		if (c->fn)
+			seq_printf(m, "%s %ps\n", c->name, c->fn);
+		else
+			seq_printf(m, "%s\n", c->name);
 		break;
 	case WAKEUP_TICK:
 		seq_printf(m, "%s\n", c->name[0] ? c->name : "-");

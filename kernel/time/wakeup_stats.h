@@ -25,7 +25,7 @@ enum wakeup_src {
  * struct wakeup_cause - what woke an idle CPU
  * @src: kind of source
  * @fn: the callback for %WAKEUP_HRTIMER and %WAKEUP_TIMER, the work
- *	function for %WAKEUP_WORK
+ *	function for %WAKEUP_WORK, the function a %WAKEUP_IPI ran if known
  * @irq: the interrupt number for %WAKEUP_IRQ
  * @name: irq action name, IPI type or why the tick ran (%WAKEUP_TICK),
  *	copied (actions can go away)
