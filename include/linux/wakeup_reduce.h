@@ -30,15 +30,10 @@ long schedule_timeout_deferrable(long timeout);
  */
 #define wait_event_freezable_timeout_deferrable(wq_head, condition, timeout) \
 ({									\
-	long __ret = timeout;						\
 	might_sleep();							\
-	if (!___wait_cond_timeout(condition))				\
-		__ret = ___wait_event(wq_head,				\
-				      ___wait_cond_timeout(condition),	\
-				      TASK_INTERRUPTIBLE | TASK_FREEZABLE, \
-				      0, timeout,			\
-				      __ret = schedule_timeout_deferrable(__ret)); \
-	__ret;								\
+	___wait_event(wq_head, ___wait_cond_timeout(condition),		\
+		      TASK_INTERRUPTIBLE | TASK_FREEZABLE, 0, timeout,	\
+		      __ret = schedule_timeout_deferrable(__ret));	\
 })
 #else
 static inline bool wakeup_reduce_enabled(void)

@@ -95,7 +95,8 @@ awk -v t="$idle" '!/^#/ && $1 != "cpu" && n++ < 10 {
 	w = $6; for (i = 7; i <= NF; i++) w = w " " $i
 	printf "# waker cpu%s %.2f/s %s %s\n", $1, $2 / t, $5, w }' "$snap"
 # Every line names its source and what it was.
-bad=$(awk '!/^#/ && $1 != "cpu" && ($5 !~ /^(unknown|tick|hrtimer|timer|work|irq|ipi)$/ || NF < 6)' \
+src='^(unknown|tick|hrtimer|timer|work|irq|ipi)$'
+bad=$(awk -v src="$src" '!/^#/ && $1 != "cpu" && ($5 !~ src || NF < 6)' \
 	"$snap" | wc -l)
 check "every waker is named ($bad unnamed)" [ "$bad" -eq 0 ]
 
