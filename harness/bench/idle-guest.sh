@@ -12,6 +12,9 @@
 #   # METRIC irq_per_cpu_s          interrupts per CPU per second, all kinds
 #   # METRIC irq_per_cpu_s_cpuN     the same for CPU N
 #   # METRIC timer_irq_per_cpu_s    the local timer's share
+#   # METRIC idle_exits_per_cpu_s   returns to the idle loop per CPU per second
+#   # METRIC idle_exits_per_cpu_s_cpuN  (tick_sched idle_calls in
+#                                  /proc/timer_list, every tickless kernel)
 #   # METRIC wakeups_per_cpu_s      wakeups of idle CPUs per CPU per second
 #   # METRIC wakeups_per_cpu_s_cpuN (attribution)
 #   # IRQ <row> <count per CPU...> <name>   /proc/interrupts, the difference
@@ -69,12 +72,18 @@ copy()
 
 # The measured window: only shell builtins run in it, while a sleep
 # started before it runs out.  The fork and exec of that sleep settle for
-# two seconds first, waited for by a read that times out on an empty FIFO.
+# four seconds first, waited for by a read that times out on an empty FIFO.
 mkfifo /tmp/idle.fifo
 exec 3<> /tmp/idle.fifo
-sleep $((secs + 2)) &
+sleep $((secs + 5)) &
 sp=$!
-read -r -t 2 -u 3 _
+read -r -t 4 -u 3 _
+# /proc/timer_list is long and the builtins read it slowly, ticking all
+# the while: it is read outside the tight window, which only counts
+# idle exits (none while busy); then one more second to settle.
+copy /proc/timer_list > /tmp/tl0
+read -r ta _ < /proc/uptime
+read -r -t 1 -u 3 _
 [ -d $W ] && echo 1 > $W/reset
 copy /proc/interrupts > /tmp/irq0
 read -r t0 _ < /proc/uptime
@@ -82,6 +91,8 @@ wait $sp
 read -r t1 _ < /proc/uptime
 [ -d $W ] && copy $W/stats > /tmp/stats
 copy /proc/interrupts > /tmp/irq1
+read -r tb _ < /proc/uptime
+copy /proc/timer_list > /tmp/tl1
 
 # The idle time as the guest measured it (the sleep may overshoot).
 dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
@@ -122,6 +133,24 @@ END {
 	for (i = 0; i < n; i++)
 		printf "# METRIC irq_per_cpu_s_cpu%d %.3f 1/s\n", i, sum[i] / dt
 }' /tmp/irq0 /tmp/irq1
+
+# A CPU comes back to tick_nohz_idle_stop_tick() once per wakeup, whatever
+# woke it: the idle_calls count of each CPU is a wakeup count that the
+# stock kernel has too (not in periodic mode, which never stops the tick).
+awk -v n="$cpus" -v dt="$(awk -v a="$ta" -v b="$tb" 'BEGIN { print b - a }')" '
+/^cpu: / { cpu = $2 }
+/^  \.idle_calls/ {
+	if (FILENAME == ARGV[1]) { a[cpu] = $NF } else { d[cpu] = $NF - a[cpu]; seen = 1 }
+}
+END {
+	if (!seen)
+		exit
+	for (i = 0; i < n; i++)
+		all += d[i]
+	printf "# METRIC idle_exits_per_cpu_s %.3f 1/s\n", all / n / dt
+	for (i = 0; i < n; i++)
+		printf "# METRIC idle_exits_per_cpu_s_cpu%d %.3f 1/s\n", i, d[i] / dt
+}' /tmp/tl0 /tmp/tl1
 
 if [ -f /tmp/stats ]; then
 	sed 's/^/# STATS /' /tmp/stats
