@@ -32,7 +32,7 @@ long schedule_timeout_deferrable(long timeout);
 ({									\
 	might_sleep();							\
 	___wait_event(wq_head, ___wait_cond_timeout(condition),		\
-		      TASK_INTERRUPTIBLE | TASK_FREEZABLE, 0, timeout,	\
+		      (TASK_INTERRUPTIBLE | TASK_FREEZABLE), 0, timeout, \
 		      __ret = schedule_timeout_deferrable(__ret));	\
 })
 #else
