@@ -25,7 +25,17 @@ TARGET = {'tiny': 0.2, 'realistic': 0.5}
 # (Documentation/timers/wakeup-reduce.rst); matched against "source what".
 WHY = [
     ('tick max_deferment', 'timekeeping: the clocksource must be read '
-     'before it wraps (max_idle_ns: HPET 19 s on x86_64 under QEMU)'),
+     'before it wraps (max_idle_ns; 19 s for the HPET of x86_64 QEMU)'),
+    ('tick next_timer', 'a tick just before or after a timer wakeup with '
+     'no timer due yet, mostly back to back with it (not a separate idle '
+     'exit); cause not found, see wakeup-reduce.rst'),
+    ('timer fib6_gc_timer_cb', 'IPv6 route GC every 30 s; could be '
+     'deferrable (not done)'),
+    ('work wb_workfn', 'writeback of the dirty data of the setup'),
+    ('ipi call nohz_csd_func', 'idle load balancing kicked by the '
+     'benchmark\'s own busy moment at an edge of the window'),
+    ('ipi wake kworker', 'a work queued from the other CPU'),
+    ('ipi reschedule', 'a task made runnable by the other CPU'),
     ('hrtimer hrtimer_wakeup', "the benchmark's own sleep ending"),
     ('ipi wake idle-guest.sh', 'the benchmark shell woken at the end'),
     ('ipi wake rcu_sched', 'RCU grace period for the benchmark\'s own '
@@ -113,12 +123,38 @@ def main():
 
     md = ['# Idle wakeups per CPU', '',
           'Each guest has 2 vCPUs under QEMU TCG and stays idle for the '
-          'time shown after its services settled.  "irq/s per CPU" is every '
-          'interrupt in /proc/interrupts (timer, devices, IPIs) divided by '
-          'the idle time and the CPUs: mean (CPU0 / CPU1).  "wakeups/s" is '
-          'what the attribution of the series charged to a cause.  Targets: '
-          '%s.' % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()),
-          '']
+          'time shown after its services settled.  Figures are per CPU per '
+          'second, mean (CPU0 / CPU1).  "idle exits" are the returns of a '
+          'CPU to the idle loop (idle_calls in /proc/timer_list), one per '
+          'wakeup, on every tickless kernel; "attributed" are the wakeups '
+          'the attribution of the series charged to a cause; "irq" is every '
+          'interrupt in /proc/interrupts (timer, devices, IPIs), which also '
+          'counts the ticks of the benchmark\'s own busy moments at the '
+          'edges of the window.  Targets: %s.'
+          % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()), '']
+    md += ['## Wakeups per CPU per second', '',
+           '| arch | config | idle s | stock NO_HZ_IDLE, idle exits | '
+           'series wakeup_reduce=off, idle exits | attributed | '
+           'series, idle exits | attributed | target | met |',
+           '|' + ' --- |' * 10]
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            att = runs['series']['metrics'].get('wakeups_per_cpu_s')
+            ex = runs['series']['metrics'].get('idle_exits_per_cpu_s')
+            tgt = TARGET.get(c)
+            met = '-' if att is None or ex is None or tgt is None else \
+                ('yes' if max(att, ex) <= tgt else
+                 'attributed only' if att <= tgt else 'no')
+            md.append('| ' + ' | '.join([
+                arch, c, fmt(runs['series']['metrics'].get('idle_s'), '%.0f'),
+                per_cpu(runs['stock'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['attributed'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['attributed'], 'wakeups_per_cpu_s'),
+                per_cpu(runs['series'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['series'], 'wakeups_per_cpu_s'),
+                fmt(tgt, '%.1f'), met]) + ' |')
+    md.append('')
     head = '| arch | config | idle s | ' + \
         ' | '.join(TITLES[m] for m in MODES) + ' | series wakeups/s | target |'
     md += ['## Interrupts per CPU per second', '', head,
