@@ -245,6 +245,48 @@ EOD
 plot %s
 ''' % (os.path.join(out, 'idle-%s.png' % arch), arch, targets,
                 '\n'.join(data), cols))
+        # idle exits and attributed wakeups, the measure of the targets
+        series = [('stock', 'idle_exits_per_cpu_s',
+                   'stock NO_HZ_IDLE, idle exits'),
+                  ('attributed', 'idle_exits_per_cpu_s',
+                   'series wakeup_reduce=off, idle exits'),
+                  ('attributed', 'wakeups_per_cpu_s',
+                   'series wakeup_reduce=off, attributed'),
+                  ('series', 'idle_exits_per_cpu_s', 'series, idle exits'),
+                  ('series', 'wakeups_per_cpu_s', 'series, attributed')]
+        data = []
+        for c in configs:
+            vals = []
+            for m, k, _ in series:
+                v = res['runs'][arch][c][m]['metrics'].get(k)
+                vals.append('%.3f' % v if v else 'NaN')
+            data.append('%s %s' % (c, ' '.join(vals)))
+        have = [i for i, (m, k, _) in enumerate(series)
+                if any(res['runs'][arch][c][m]['metrics'].get(k)
+                       for c in configs)]
+        if not have:
+            continue
+        cols = ', '.join("$data using %d:xtic(1) title '%s'"
+                         % (i + 2, series[i][2]) for i in have)
+        with open(os.path.join(out, 'idle-%s-wakeups.gp' % arch), 'w') as f:
+            f.write('''set terminal png size 900,500 noenhanced
+set output '%s'
+set title 'Idle wakeups per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set yrange [0.01:10]
+set ylabel 'per CPU per second (log)'
+set key top right
+set grid ytics
+%s
+$data << EOD
+%s
+EOD
+plot %s
+''' % (os.path.join(out, 'idle-%s-wakeups.png' % arch), arch, targets,
+                '\n'.join(data), cols))
     print('\n'.join(md[:len(configs) * len(arches) + 12]))
 
 
