@@ -6,8 +6,9 @@
 # every wakeup is accounted for, and reset and disable work.  Prints the
 # idle wakeup rate as "# METRIC idle_wakeups_per_cpu_s" and the top wakers
 # of the idle system.  With CONFIG_IDLE_WAKEUP_REDUCE on, also checks that
-# the idle rate per CPU stays at or below IDLE_MAX_RATE and that no poll
-# the series made deferrable woke an idle CPU.
+# the idle rate per CPU after the first second stays at or below
+# IDLE_MAX_RATE and that no poll the series made deferrable woke an idle
+# CPU.
 #
 # Environment: IDLE_SECONDS (default 10), length of the idle measurement;
 # IDLE_MAX_RATE (default 1.0), wakeups per CPU per second allowed with
@@ -100,9 +101,16 @@ bad=$(awk -v src="$src" '!/^#/ && $1 != "cpu" && ($5 !~ src || NF < 6)' \
 	"$snap" | wc -l)
 check "every waker is named ($bad unnamed)" [ "$bad" -eq 0 ]
 
+# The first second belongs to the test's own commands (the RCU grace
+# periods and remote wakeups of their exits): the bound leaves out the
+# causes seen only then, and keeps every other in full.
+steady=$(awk '!/^#/ && $1 != "cpu" && $4 >= 1000 { s += $2 }
+	END { print s + 0 }' "$snap")
+srate=$(awk "BEGIN { printf \"%.2f\", $steady / ($idle - 1) / $cpus }")
+echo "# METRIC idle_wakeups_per_cpu_s_steady $srate 1/s"
 if [ -r "$reduce" ] && [ "$(cat "$reduce")" = Y ]; then
-	check "idle rate with wakeup_reduce $rate/s per CPU <= $max_rate" \
-		awk "BEGIN { exit !($rate <= $max_rate) }"
+	check "idle rate after 1 s with wakeup_reduce $srate/s per CPU <= $max_rate" \
+		awk "BEGIN { exit !($srate <= $max_rate) }"
 	# kcompactd's proactive poll sleeps in wakeup_reduce_timeout now, and
 	# the %p key's poll is a deferrable work: neither may wake an idle CPU.
 	polls=$(charged "wakeup_reduce_timeout")
