@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-probe bench-slab
+	harness-test tools-test bench-flash bench-probe bench-slab bench-idle
 
 all: demo
 
@@ -197,6 +197,11 @@ bench-probe: tree
 		$(SOBJ)/$(IMAGE_$(ARCH)) \
 		$(BOBJ)/drivers/base/test/parallel_probe_bench.ko \
 		$(BUSYBOX_$(ARCH)) $(OUT)/bench
+
+## make bench-idle    idle wakeups per CPU on x86_64 and ARM, tiny and realistic
+##                    configs: periodic HZ=250, stock NO_HZ_IDLE and the series
+bench-idle: tree
+	@$(H)/bench-idle.sh $(TREE) $(OUT)/bench
 
 ## make tools-test    build tools/sffs for the host and test them on images
 tools-test: tree

@@ -10,6 +10,9 @@
 
 #include <linux/types.h>
 
+struct task_struct;
+struct timer_list;
+
 #ifdef CONFIG_IDLE_WAKEUP_STATS
 #include <linux/jump_label.h>
 
@@ -19,8 +22,11 @@ void __wakeup_stats_begin(void);
 void __wakeup_stats_end(bool no_irq);
 void __wakeup_stats_irq(unsigned int irq, const char *name);
 void __wakeup_stats_hrtimer(const void *timer, const void *fn);
-void __wakeup_stats_timer(const void *fn);
+void __wakeup_stats_timer(struct timer_list *timer, const void *fn);
+void __wakeup_stats_tick_why(const char *why);
 void __wakeup_stats_ipi(const char *name);
+void __wakeup_stats_ipi_fn(const void *fn);
+void __wakeup_stats_ipi_wake(struct task_struct *p);
 
 /* An interrupt ends an idle period (tick_irq_enter) */
 static __always_inline void wakeup_stats_begin(void)
@@ -53,10 +59,23 @@ static __always_inline void wakeup_stats_hrtimer(const void *timer,
 		__wakeup_stats_hrtimer(timer, fn);
 }
 
-static __always_inline void wakeup_stats_timer(const void *fn)
+static __always_inline void wakeup_stats_timer(struct timer_list *timer,
+					       const void *fn)
 {
 	if (static_branch_unlikely(&wakeup_stats_key))
-		__wakeup_stats_timer(fn);
+		__wakeup_stats_timer(timer, fn);
+}
+
+/*
+ * Why the tick of an idle CPU stays on or is programmed when it is (a
+ * string constant; NULL: RCU, the architecture, irq_work or a pending
+ * timer softirq keeps it on, which the callee finds out).  A wakeup by
+ * the tick that runs no timer is charged to it.
+ */
+static __always_inline void wakeup_stats_tick_why(const char *why)
+{
+	if (static_branch_unlikely(&wakeup_stats_key))
+		__wakeup_stats_tick_why(why);
 }
 
 static __always_inline void wakeup_stats_ipi(const char *name)
@@ -69,7 +88,9 @@ static inline void wakeup_stats_begin(void) { }
 static inline void wakeup_stats_end(bool no_irq) { }
 static inline void wakeup_stats_irq(unsigned int irq, const char *name) { }
 static inline void wakeup_stats_hrtimer(const void *timer, const void *fn) { }
-static inline void wakeup_stats_timer(const void *fn) { }
+static inline void wakeup_stats_timer(struct timer_list *timer,
+				      const void *fn) { }
+static inline void wakeup_stats_tick_why(const char *why) { }
 static inline void wakeup_stats_ipi(const char *name) { }
 #endif
 

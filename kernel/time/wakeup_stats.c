@@ -22,6 +22,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/irq_work.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -29,7 +30,10 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/tick.h>
+#include <linux/timer.h>
 #include <linux/wakeup_stats.h>
+#include <linux/workqueue.h>
 
 #include "tick-internal.h"
 #include "tick-sched.h"
@@ -42,6 +46,7 @@ static const char * const wakeup_src_names[WAKEUP_SRC_NR] = {
 	[WAKEUP_TICK] = "tick",
 	[WAKEUP_HRTIMER] = "hrtimer",
 	[WAKEUP_TIMER] = "timer",
+	[WAKEUP_WORK] = "work",
 	[WAKEUP_IRQ] = "irq",
 	[WAKEUP_IPI] = "ipi",
 };
@@ -97,10 +102,13 @@ bool wakeup_cause_equal(const struct wakeup_cause *a,
 	switch (a->src) {
 	case WAKEUP_HRTIMER:
 	case WAKEUP_TIMER:
+	case WAKEUP_WORK:
 		return a->fn == b->fn;
 	case WAKEUP_IRQ:
 		return a->irq == b->irq && !strcmp(a->name, b->name);
 	case WAKEUP_IPI:
+		return a->fn == b->fn && !strcmp(a->name, b->name);
+	case WAKEUP_TICK:
 		return !strcmp(a->name, b->name);
 	default:
 		return true;
@@ -136,6 +144,7 @@ found:
 
 struct wakeup_cpu {
 	struct wakeup_cpu_state st;
+	const char *tick_why;		/* see wakeup_stats_tick_why() */
 	raw_spinlock_t lock;		/* protects table */
 	struct wakeup_table table;
 };
@@ -201,6 +210,26 @@ void __wakeup_stats_end(bool no_irq)
 	local_irq_restore(flags);
 }
 
+/* The tick, named after the reason it ran that tick-sched.c gave last. */
+static void wakeup_tick_cause(struct wakeup_cause *c)
+{
+	const char *why = __this_cpu_read(wakeup_cpus.tick_why);
+
+	memset(c, 0, sizeof(*c));
+	c->src = WAKEUP_TICK;
+	if (why)
+		strscpy(c->name, why, sizeof(c->name));
+}
+
+void __wakeup_stats_tick_why(const char *why)
+{
+	if (!why)
+		why = rcu_needs_cpu() ? "rcu" :
+		      arch_needs_cpu() ? "arch" :
+		      irq_work_needs_cpu() ? "irq_work" : "timer_softirq";
+	__this_cpu_write(wakeup_cpus.tick_why, why);
+}
+
 void __wakeup_stats_irq(unsigned int irq, const char *name)
 {
 	struct clock_event_device *dev;
@@ -211,7 +240,7 @@ void __wakeup_stats_irq(unsigned int irq, const char *name)
 	/* The timer interrupt only delivers the timers that expired. */
 	dev = __this_cpu_read(tick_cpu_device.evtdev);
 	if (dev && dev->irq >= 0 && dev->irq == irq) {
-		c.src = WAKEUP_TICK;
+		wakeup_tick_cause(&c);
 		wakeup_note_this_cpu(&c, true);
 		return;
 	}
@@ -229,16 +258,29 @@ void __wakeup_stats_hrtimer(const void *timer, const void *fn)
 		return;
 	tick = timer == &tick_get_tick_sched(smp_processor_id())->sched_timer;
 	if (tick)
-		c.src = WAKEUP_TICK;
+		wakeup_tick_cause(&c);
 	wakeup_note_this_cpu(&c, tick);
 }
 
-void __wakeup_stats_timer(const void *fn)
+void __wakeup_stats_timer(struct timer_list *timer, const void *fn)
 {
 	struct wakeup_cause c = { .src = WAKEUP_TIMER, .fn = fn };
 
-	if (wakeup_wants_cause())
-		wakeup_note_this_cpu(&c, false);
+	if (!wakeup_wants_cause())
+		return;
+	/*
+	 * Every delayed work expires through delayed_work_timer_fn(): name
+	 * the work instead, which says who asked for it.
+	 */
+	if (fn == delayed_work_timer_fn) {
+		c.src = WAKEUP_WORK;
+		c.fn = container_of(timer, struct delayed_work, timer)->work.func;
+	}
+	/*
+	 * A deferrable timer never wakes an idle CPU: it runs because the
+	 * CPU woke for something else, which keeps the charge.
+	 */
+	wakeup_note_this_cpu(&c, timer->flags & TIMER_DEFERRABLE);
 }
 
 void __wakeup_stats_ipi(const char *name)
@@ -248,6 +290,36 @@ void __wakeup_stats_ipi(const char *name)
 	if (!wakeup_wants_cause())
 		return;
 	strscpy(c.name, name, sizeof(c.name));
+	wakeup_note_this_cpu(&c, false);
+}
+
+/* A function-call IPI that runs @fn (smp_call_function*(), irq_work) */
+void __wakeup_stats_ipi_fn(const void *fn)
+{
+	struct wakeup_cause c = { .src = WAKEUP_IPI, .fn = fn };
+
+	if (!wakeup_wants_cause())
+		return;
+	strscpy(c.name, "call", sizeof(c.name));
+	wakeup_note_this_cpu(&c, false);
+}
+
+/*
+ * A function-call IPI that wakes @p, queued by ttwu_queue_wakelist():
+ * another CPU made @p runnable here.  @p is on this CPU's wake list, so it
+ * cannot go away; its name is read without the task lock, as a name that
+ * changes under us is still a name.
+ */
+void __wakeup_stats_ipi_wake(struct task_struct *p)
+{
+	struct wakeup_cause c = { .src = WAKEUP_IPI };
+	char comm[TASK_COMM_LEN];
+
+	if (!wakeup_wants_cause())
+		return;
+	memcpy(comm, p->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	snprintf(c.name, sizeof(c.name), "wake %s", comm);
 	wakeup_note_this_cpu(&c, false);
 }
 
@@ -312,13 +384,20 @@ static void wakeup_show_what(struct seq_file *m, const struct wakeup_cause *c)
 	switch (c->src) {
 	case WAKEUP_HRTIMER:
 	case WAKEUP_TIMER:
+	case WAKEUP_WORK:
 		seq_printf(m, "%ps\n", c->fn);
 		break;
 	case WAKEUP_IRQ:
 		seq_printf(m, "%u:%s\n", c->irq, c->name);
 		break;
 	case WAKEUP_IPI:
-		seq_printf(m, "%s\n", c->name);
+		if (c->fn)
+			seq_printf(m, "%s %ps\n", c->name, c->fn);
+		else
+			seq_printf(m, "%s\n", c->name);
+		break;
+	case WAKEUP_TICK:
+		seq_printf(m, "%s\n", c->name[0] ? c->name : "-");
 		break;
 	default:
 		seq_puts(m, "-\n");

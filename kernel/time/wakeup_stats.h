@@ -13,6 +13,7 @@ enum wakeup_src {
 	WAKEUP_TICK,		/* the tick itself, no timer expired */
 	WAKEUP_HRTIMER,		/* an hrtimer other than the tick */
 	WAKEUP_TIMER,		/* a timer_list callback run by the tick */
+	WAKEUP_WORK,		/* the timer of a delayed work: its work */
 	WAKEUP_IRQ,		/* a device interrupt */
 	WAKEUP_IPI,		/* an inter-processor interrupt */
 	WAKEUP_SRC_NR
@@ -23,9 +24,11 @@ enum wakeup_src {
 /**
  * struct wakeup_cause - what woke an idle CPU
  * @src: kind of source
- * @fn: the callback for %WAKEUP_HRTIMER and %WAKEUP_TIMER
+ * @fn: the callback for %WAKEUP_HRTIMER and %WAKEUP_TIMER, the work
+ *	function for %WAKEUP_WORK, the function a %WAKEUP_IPI ran if known
  * @irq: the interrupt number for %WAKEUP_IRQ
- * @name: irq action name or IPI type, copied (actions can go away)
+ * @name: irq action name, IPI type or why the tick ran (%WAKEUP_TICK),
+ *	copied (actions can go away)
  */
 struct wakeup_cause {
 	enum wakeup_src src;

@@ -167,6 +167,69 @@ static void test_table_overflow_is_counted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum + t->overflow, t->wakeups);
 }
 
+/* A deferrable timer run by a tick that woke for another reason */
+static void test_deferrable_keeps_tick(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_TICK, NULL, 0, "max_deferment"),
+		cause(WAKEUP_WORK, fn_a, 0, NULL),	/* deferrable */
+	};
+	bool prov[] = { true, true };
+	struct wakeup_cause got = idle_period(test, ev, prov, 2);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_TICK);
+	KUNIT_EXPECT_STREQ(test, got.name, "max_deferment");
+}
+
+/* ... and a real cause after a deferrable one replaces it */
+static void test_deferrable_is_replaced(struct kunit *test)
+{
+	struct wakeup_cause ev[] = {
+		cause(WAKEUP_WORK, fn_a, 0, NULL),	/* deferrable */
+		cause(WAKEUP_TIMER, fn_b, 0, NULL),
+	};
+	bool prov[] = { true, false };
+	struct wakeup_cause got = idle_period(test, ev, prov, 2);
+
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_TIMER);
+	KUNIT_EXPECT_PTR_EQ(test, got.fn, (const void *)fn_b);
+}
+
+/* Ticks for different reasons and works are told apart in the table */
+static void test_tick_reasons_and_works_are_entries(struct kunit *test)
+{
+	struct wakeup_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct wakeup_cause t1 = cause(WAKEUP_TICK, NULL, 0, "next_timer");
+	struct wakeup_cause t2 = cause(WAKEUP_TICK, NULL, 0, "rcu");
+	struct wakeup_cause w = cause(WAKEUP_WORK, fn_a, 0, NULL);
+	struct wakeup_cause tm = cause(WAKEUP_TIMER, fn_a, 0, NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	wakeup_table_charge(t, &t1, 1);
+	wakeup_table_charge(t, &t2, 2);
+	wakeup_table_charge(t, &t1, 3);
+	wakeup_table_charge(t, &w, 4);
+	wakeup_table_charge(t, &tm, 5);
+	KUNIT_EXPECT_EQ(test, t->nr, 4u);
+	KUNIT_EXPECT_EQ(test, t->entry[0].count, 2ull);
+	KUNIT_EXPECT_EQ(test, t->wakeups, 5ull);
+	KUNIT_EXPECT_STREQ(test, wakeup_src_name(WAKEUP_WORK), "work");
+}
+
+/* IPIs are told apart by what they ran */
+static void test_ipis_by_function(struct kunit *test)
+{
+	struct wakeup_cause a = cause(WAKEUP_IPI, fn_a, 0, "call");
+	struct wakeup_cause b = cause(WAKEUP_IPI, fn_b, 0, "call");
+	struct wakeup_cause w1 = cause(WAKEUP_IPI, NULL, 0, "wake kworker/1:1");
+	struct wakeup_cause w2 = cause(WAKEUP_IPI, NULL, 0, "wake rcu_sched");
+
+	KUNIT_EXPECT_TRUE(test, wakeup_cause_equal(&a, &a));
+	KUNIT_EXPECT_FALSE(test, wakeup_cause_equal(&a, &b));
+	KUNIT_EXPECT_FALSE(test, wakeup_cause_equal(&w1, &w2));
+	KUNIT_EXPECT_FALSE(test, wakeup_cause_equal(&a, &w1));
+}
+
 static struct kunit_case wakeup_stats_cases[] = {
 	KUNIT_CASE(test_device_irq_is_charged),
 	KUNIT_CASE(test_timer_behind_tick_is_charged_not_tick),
@@ -177,6 +240,10 @@ static struct kunit_case wakeup_stats_cases[] = {
 	KUNIT_CASE(test_events_outside_idle_are_ignored),
 	KUNIT_CASE(test_table_counts_and_times),
 	KUNIT_CASE(test_table_overflow_is_counted),
+	KUNIT_CASE(test_deferrable_keeps_tick),
+	KUNIT_CASE(test_deferrable_is_replaced),
+	KUNIT_CASE(test_tick_reasons_and_works_are_entries),
+	KUNIT_CASE(test_ipis_by_function),
 	{}
 };
 

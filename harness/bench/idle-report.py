@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""idle-report.py OUT ARCHES CONFIGS: tables and plots of bench-idle.sh.
+
+Reads OUT/idle-<arch>-<config>-<mode>/result.json and console.log
+(qemu-run), writes OUT/idle.json, OUT/idle.md and gnuplot scripts
+OUT/idle-<arch>.gp for OUT/idle-<arch>.png.  Every figure comes from the
+guests' logs; one a run did not produce is "-".
+"""
+
+import json
+import os
+import re
+import sys
+
+MODES = ['periodic', 'stock', 'attributed', 'series']
+TITLES = {
+    'periodic': 'periodic HZ=250 (stock, nohz=off)',
+    'stock': 'stock NO_HZ_IDLE',
+    'attributed': 'series, wakeup_reduce=off',
+    'series': 'series',
+}
+TARGET = {'tiny': 0.2, 'realistic': 0.5}
+# Why a source still wakes the series' kernel, as far as it was analysed
+# (Documentation/timers/wakeup-reduce.rst); matched against "source what".
+WHY = [
+    ('tick max_deferment', 'timekeeping: the clocksource must be read '
+     'before it wraps (max_idle_ns; 19 s for the HPET of x86_64 QEMU)'),
+    ('tick next_timer', 'a tick just before or after a timer wakeup with '
+     'no timer due yet, mostly back to back with it (not a separate idle '
+     'exit); cause not found, see wakeup-reduce.rst'),
+    ('timer fib6_gc_timer_cb', 'IPv6 route GC every 30 s; could be '
+     'deferrable (not done)'),
+    ('work wb_workfn', 'writeback of the dirty data of the setup'),
+    ('ipi call nohz_csd_func', 'idle load balancing kicked by the '
+     'benchmark\'s own busy moment at an edge of the window'),
+    ('ipi wake kworker', 'a work queued from the other CPU'),
+    ('ipi reschedule', 'a task made runnable by the other CPU'),
+    ('hrtimer hrtimer_wakeup', "the benchmark's own sleep ending"),
+    ('ipi wake idle-guest.sh', 'the benchmark shell woken at the end'),
+    ('ipi wake rcu_sched', 'RCU grace period for the benchmark\'s own '
+     'commands before the window'),
+    ('tick timer_due', 'tick kept on for a timer due within a tick '
+     '(start of the window)'),
+    ('tick rcu', 'RCU callbacks queued on the CPU'),
+    ('timer dev_watchdog', 'network TX watchdog: it must notice a hung '
+     'queue, so not deferrable'),
+    ('work neigh_periodic_work', 'neighbour table GC'),
+    ('timer softdog_ticktock', 'watchdog'),
+]
+
+
+def why(source, what):
+    key = '%s %s' % (source, what)
+    for k, v in WHY:
+        if key.startswith(k):
+            return v
+    return 'not analysed'
+TS_RE = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+
+
+def load(out, arch, config, mode):
+    d = os.path.join(out, 'idle-%s-%s-%s' % (arch, config, mode))
+    run = {'ok': False, 'metrics': {}, 'stats': [], 'irq': [],
+           'failures': []}
+    try:
+        with open(os.path.join(d, 'result.json')) as f:
+            r = json.load(f)
+        run['metrics'] = {k: v['value'] for k, v in r['metrics'].items()}
+        run['ok'] = r.get('failed', 1) == 0
+        run['failures'] = r.get('harness_failures', []) + \
+            [x['name'] for x in r.get('results', []) if not x['ok']]
+    except (OSError, ValueError, KeyError):
+        return run
+    try:
+        with open(os.path.join(d, 'console.log'), errors='replace') as f:
+            lines = [TS_RE.sub('', ln.rstrip('\r\n')) for ln in f]
+    except OSError:
+        lines = []
+    secs = run['metrics'].get('idle_s')
+    for ln in lines:
+        if ln.startswith('# STATS ') and not ln.startswith('# STATS #'):
+            f = ln.split()[2:]
+            if f[0] == 'cpu' or len(f) < 6:
+                continue
+            run['stats'].append({
+                'cpu': int(f[0]), 'count': int(f[1]), 'source': f[4],
+                'what': ' '.join(f[5:]),
+                'per_s': round(int(f[1]) / secs, 3) if secs else None})
+        elif ln.startswith('# IRQ '):
+            f = ln.split()[2:]
+            n = int(run['metrics'].get('cpus', 0))
+            counts = [int(x) for x in f[1:1 + n]]
+            if sum(counts):
+                run['irq'].append({'row': f[0].rstrip(':'),
+                                   'counts': counts,
+                                   'name': ' '.join(f[1 + n:])})
+    return run
+
+
+def fmt(v, spec='%.2f'):
+    return '-' if v is None else spec % v
+
+
+def per_cpu(run, key):
+    m = run['metrics']
+    n = int(m.get('cpus', 0))
+    vals = [m.get('%s_cpu%d' % (key, i)) for i in range(n)]
+    if not vals or None in vals:
+        return '-'
+    return '%.2f (%s)' % (m.get(key), ' / '.join('%.2f' % v for v in vals))
+
+
+def main():
+    out, arches, configs = sys.argv[1], sys.argv[2].split(), \
+        sys.argv[3].split()
+    res = {'machine': os.uname().nodename, 'runs': {}}
+    for arch in arches:
+        res['runs'][arch] = {c: {m: load(out, arch, c, m) for m in MODES}
+                             for c in configs}
+    with open(os.path.join(out, 'idle.json'), 'w') as f:
+        json.dump(res, f, indent=1)
+
+    md = ['# Idle wakeups per CPU', '',
+          'Each guest has 2 vCPUs under QEMU TCG and stays idle for the '
+          'time shown after its services settled.  Figures are per CPU per '
+          'second, mean (CPU0 / CPU1).  "idle exits" are the returns of a '
+          'CPU to the idle loop (idle_calls in /proc/timer_list), one per '
+          'wakeup, on every tickless kernel; "attributed" are the wakeups '
+          'the attribution of the series charged to a cause; "irq" is every '
+          'interrupt in /proc/interrupts (timer, devices, IPIs), which also '
+          'counts the ticks of the benchmark\'s own busy moments at the '
+          'edges of the window.  Targets: %s.'
+          % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()), '']
+    md += ['## Wakeups per CPU per second', '',
+           '| arch | config | idle s | stock NO_HZ_IDLE, idle exits | '
+           'series wakeup_reduce=off, idle exits | attributed | '
+           'series, idle exits | attributed | target | met |',
+           '|' + ' --- |' * 10]
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            sm = runs['series']['metrics']
+            tgt = TARGET.get(c)
+            n = int(sm.get('cpus', 0))
+            # the mean of both measures, then the busiest CPU of each
+            keys = ['wakeups_per_cpu_s', 'idle_exits_per_cpu_s']
+            means = [sm.get(k) for k in keys]
+            cpus = [sm.get('%s_cpu%d' % (k, i)) for k in keys
+                    for i in range(n)]
+            if tgt is None or None in means + cpus or not n:
+                met = '-'
+            elif max(means) > tgt:
+                met = 'no'
+            elif max(cpus) > tgt:
+                met = 'mean yes, busiest CPU %.2f' % max(cpus)
+            else:
+                met = 'yes, every CPU'
+            md.append('| ' + ' | '.join([
+                arch, c, fmt(runs['series']['metrics'].get('idle_s'), '%.0f'),
+                per_cpu(runs['stock'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['attributed'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['attributed'], 'wakeups_per_cpu_s'),
+                per_cpu(runs['series'], 'idle_exits_per_cpu_s'),
+                per_cpu(runs['series'], 'wakeups_per_cpu_s'),
+                fmt(tgt, '%.1f'), met]) + ' |')
+    md.append('')
+    head = '| arch | config | idle s | ' + \
+        ' | '.join(TITLES[m] for m in MODES) + ' | series wakeups/s | target |'
+    md += ['## Interrupts per CPU per second', '', head,
+           '|' + ' --- |' * (len(MODES) + 5)]
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            row = [arch, c, fmt(runs['series']['metrics'].get('idle_s'),
+                                '%.0f')]
+            for m in MODES:
+                cell = per_cpu(runs[m], 'irq_per_cpu_s')
+                if runs[m]['failures']:
+                    cell += ' (failed: %s)' % '; '.join(
+                        runs[m]['failures'])[:80]
+                row.append(cell)
+            row.append(per_cpu(runs['series'], 'wakeups_per_cpu_s'))
+            row.append('%.1f' % TARGET.get(c, 0))
+            md.append('| ' + ' | '.join(row) + ' |')
+    md.append('')
+    for arch in arches:
+        for c in configs:
+            runs = res['runs'][arch][c]
+            md += ['## %s %s: what wakes the idle CPUs' % (arch, c), '']
+            for m in ('attributed', 'series'):
+                st = runs[m]['stats']
+                md += ['%s (attribution, per CPU):' % TITLES[m], '',
+                       '| cpu | wakeups | per s | source | what | why it '
+                       'stays |', '| --- | --- | --- | --- | --- | --- |']
+                for s in st[:12 if m == 'attributed' else len(st)]:
+                    md.append('| %d | %d | %s | %s | %s | %s |' % (
+                        s['cpu'], s['count'], fmt(s['per_s']), s['source'],
+                        s['what'], why(s['source'], s['what'])
+                        if m == 'series' else ''))
+                if not st:
+                    md.append('| - | - | - | - | - | - |')
+                md.append('')
+            st = runs['stock']['irq']
+            md += ['stock NO_HZ_IDLE, /proc/interrupts during the idle '
+                   'time:', '', '| row | per CPU | name |',
+                   '| --- | --- | --- |']
+            for r in st:
+                md.append('| %s | %s | %s |' % (
+                    r['row'], ' / '.join(str(x) for x in r['counts']),
+                    r['name']))
+            md.append('')
+    with open(os.path.join(out, 'idle.md'), 'w') as f:
+        f.write('\n'.join(md))
+
+    for arch in arches:
+        data = []
+        for c in configs:
+            vals = []
+            for m in MODES:
+                v = res['runs'][arch][c][m]['metrics'].get('irq_per_cpu_s')
+                vals.append('%.3f' % v if v else 'NaN')
+            data.append('%s %s' % (c, ' '.join(vals)))
+        gp = os.path.join(out, 'idle-%s.gp' % arch)
+        # the target of each configuration, a dashed line over its bars
+        targets = '\n'.join(
+            "set arrow from %.2f,%s to %.2f,%s nohead dt 2 lw 2 lc 'red'"
+            % (i - 0.45, TARGET[c], i + 0.45, TARGET[c])
+            for i, c in enumerate(configs) if c in TARGET)
+        # a mode without any figure would stop gnuplot
+        have = [i for i, m in enumerate(MODES)
+                if any(res['runs'][arch][c][m]['metrics'].get('irq_per_cpu_s')
+                       for c in configs)]
+        if not have:
+            continue
+        cols = ', '.join(
+            "$data using %d:xtic(1) title '%s'" % (i + 2, TITLES[MODES[i]])
+            for i in have)
+        with open(gp, 'w') as f:
+            f.write('''set terminal png size 900,500 noenhanced
+set output '%s'
+set title 'Idle interrupts per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set yrange [0.01:*]
+set ylabel 'per CPU per second (log)'
+set key top right
+set grid ytics
+%s
+$data << EOD
+%s
+EOD
+plot %s
+''' % (os.path.join(out, 'idle-%s.png' % arch), arch, targets,
+                '\n'.join(data), cols))
+        # idle exits and attributed wakeups, the measure of the targets
+        series = [('stock', 'idle_exits_per_cpu_s',
+                   'stock NO_HZ_IDLE, idle exits'),
+                  ('attributed', 'idle_exits_per_cpu_s',
+                   'series wakeup_reduce=off, idle exits'),
+                  ('attributed', 'wakeups_per_cpu_s',
+                   'series wakeup_reduce=off, attributed'),
+                  ('series', 'idle_exits_per_cpu_s', 'series, idle exits'),
+                  ('series', 'wakeups_per_cpu_s', 'series, attributed')]
+        data = []
+        for c in configs:
+            vals = []
+            for m, k, _ in series:
+                v = res['runs'][arch][c][m]['metrics'].get(k)
+                vals.append('%.3f' % v if v else 'NaN')
+            data.append('%s %s' % (c, ' '.join(vals)))
+        have = [i for i, (m, k, _) in enumerate(series)
+                if any(res['runs'][arch][c][m]['metrics'].get(k)
+                       for c in configs)]
+        if not have:
+            continue
+        cols = ', '.join("$data using %d:xtic(1) title '%s'"
+                         % (i + 2, series[i][2]) for i in have)
+        with open(os.path.join(out, 'idle-%s-wakeups.gp' % arch), 'w') as f:
+            f.write('''set terminal png size 900,500 noenhanced
+set output '%s'
+set title 'Idle wakeups per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set yrange [0.01:10]
+set ylabel 'per CPU per second (log)'
+set key top right
+set grid ytics
+%s
+$data << EOD
+%s
+EOD
+plot %s
+''' % (os.path.join(out, 'idle-%s-wakeups.png' % arch), arch, targets,
+                '\n'.join(data), cols))
+    print('\n'.join(md[:len(configs) * len(arches) + 12]))
+
+
+if __name__ == '__main__':
+    main()

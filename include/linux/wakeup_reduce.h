@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fewer wakeups of idle CPUs (CONFIG_IDLE_WAKEUP_REDUCE): what the hooks in
+ * the compaction and vsprintf code use.  Without the option each helper is
+ * what mainline does, so the hooks compile away; with it, the
+ * "wakeup_reduce=off" boot parameter gives mainline's behaviour back.
+ * See Documentation/timers/wakeup-reduce.rst.
+ */
+#ifndef _LINUX_WAKEUP_REDUCE_H
+#define _LINUX_WAKEUP_REDUCE_H
+
+#include <linux/compiler.h>
+#include <linux/wait.h>
+
+#ifdef CONFIG_IDLE_WAKEUP_REDUCE
+extern bool wakeup_reduce_on;
+
+static inline bool wakeup_reduce_enabled(void)
+{
+	return READ_ONCE(wakeup_reduce_on);
+}
+
+long schedule_timeout_deferrable(long timeout);
+
+/*
+ * wait_event_freezable_timeout() for housekeeping threads that poll: the
+ * timeout is a deferrable timer, which expires no earlier than asked but
+ * does not wake an idle CPU; it runs when the CPU wakes for something
+ * else.  A wake_up() of @wq_head still ends the wait at once.
+ */
+#define wait_event_freezable_timeout_deferrable(wq_head, condition, timeout) \
+({									\
+	might_sleep();							\
+	___wait_event(wq_head, ___wait_cond_timeout(condition),		\
+		      (TASK_INTERRUPTIBLE | TASK_FREEZABLE), 0, timeout, \
+		      __ret = schedule_timeout_deferrable(__ret));	\
+})
+#else
+static inline bool wakeup_reduce_enabled(void)
+{
+	return false;
+}
+
+#define wait_event_freezable_timeout_deferrable(wq_head, condition, timeout) \
+	wait_event_freezable_timeout(wq_head, condition, timeout)
+#endif
+
+#endif /* _LINUX_WAKEUP_REDUCE_H */
