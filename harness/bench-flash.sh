@@ -28,6 +28,9 @@
 set -uo pipefail
 tree=$1 obj=$2 objsum=$3 ksft=$4 out=$5
 aobj=${6:-} aksft=${7:-} abusybox=${8:-}
+# make -C changes directory: the build directories must be absolute
+obj=$(cd "$obj" && pwd) objsum=$(cd "$objsum" && pwd)
+[ -z "$aobj" ] || aobj=$(cd "$aobj" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 sizes=${BENCH_SIZES:-"256 1024 4096"}
