@@ -49,32 +49,31 @@ def main():
     todo = [('x86_64', mb, f) for mb in sizes for f in fills] + \
         [('arm', mb, fills[0]) for mb in asizes]
     for arch, mb, f in todo:
-        if True:
-            pct, kind = int(f[0]), f[1]
-            case = '%s%d-%d-%s' % ('arm-' if arch == 'arm' else '', mb, pct,
-                                   kind)
-            c = res['cases'][case] = {
-                'arch': arch, 'size_mb': mb, 'fill_pct': pct, 'kind': kind,
-                'data_mb': mb * pct // 100, 'fs': {}}
-            for run in range(1, runs + 1):
-                for k in ('main', 'sum'):
-                    name = '%s-%s-r%d' % (case, k, run)
-                    r = load(out, name)
-                    if r is None:
+        pct, kind = int(f[0]), f[1]
+        case = '%s%d-%d-%s' % ('arm-' if arch == 'arm' else '', mb, pct,
+                               kind)
+        c = res['cases'][case] = {
+            'arch': arch, 'size_mb': mb, 'fill_pct': pct, 'kind': kind,
+            'data_mb': mb * pct // 100, 'fs': {}}
+        for run in range(1, runs + 1):
+            for k in ('main', 'sum'):
+                name = '%s-%s-r%d' % (case, k, run)
+                r = load(out, name)
+                if r is None:
+                    continue
+                for t in r.get('results', []):
+                    if not t.get('ok', True):
+                        res['failed'].append('%s: %s' % (name,
+                                                         t.get('name')))
+                for p in r.get('problems', []) + r.get(
+                        'harness_failures', []):
+                    res['failed'].append('%s: %s' % (name, p))
+                for key, v in r.get('metrics', {}).items():
+                    m = key_re.match(key)
+                    if not m:
                         continue
-                    for t in r.get('results', []):
-                        if not t.get('ok', True):
-                            res['failed'].append('%s: %s' % (name,
-                                                             t.get('name')))
-                    for p in r.get('problems', []) + r.get(
-                            'harness_failures', []):
-                        res['failed'].append('%s: %s' % (name, p))
-                    for key, v in r.get('metrics', {}).items():
-                        m = key_re.match(key)
-                        if not m:
-                            continue
-                        d = c['fs'].setdefault(m['fs'], {})
-                        d.setdefault(m['what'], []).append(v['value'])
+                    d = c['fs'].setdefault(m['fs'], {})
+                    d.setdefault(m['what'], []).append(v['value'])
     with open(os.path.join(out, 'flash.json'), 'w') as f:
         json.dump(res, f, indent=1)
 
