@@ -206,7 +206,7 @@ bench-idle: tree
 ## make tools-test    build tools/sffs for the host and test them on images
 tools-test: tree
 	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs
-	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/ test-progs
 	@$(TREE)/tools/sffs/test.sh $(BUILD)/tools-sffs | tee $(OUT)/tools-test.txt; \
 	p=$$(grep -c '^ok ' $(OUT)/tools-test.txt); \
 	f=$$(grep -c '^not ok ' $(OUT)/tools-test.txt); \

@@ -26,8 +26,6 @@ struct sffs_wnode {
 	u64 addr;
 };
 
-#define SFFS_TRUNC_FL_DELETE	0x01	/* trunc node: drop the inode */
-#define SFFS_MAX_GROUP		8
 #define SFFS_WRITE_TRIES	2	/* program failures one operation survives */
 
 #define SFFS_POOL_SIZE		32	/* free erase blocks kept at hand */

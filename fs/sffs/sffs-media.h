@@ -79,6 +79,8 @@ enum sffs_node_type {
  * operation cut by a power loss is either wholly there or wholly gone.
  */
 #define SFFS_NODE_FL_CONT	0x80
+/* Nodes of one operation at most; replay takes a longer one for torn */
+#define SFFS_MAX_GROUP		8
 
 /**
  * struct sffs_node_hdr - header of every node
@@ -254,12 +256,17 @@ struct sffs_xattr_node {
 } __packed;
 static_assert(sizeof(struct sffs_xattr_node) == 56);
 
+#define SFFS_TRUNC_FL_DELETE	0x01	/* hdr.flags: drops the whole inode */
+
 /**
  * struct sffs_trunc_node - a truncation, journal only
  * @ino: the inode
  * @old_size: size before
  * @new_size: size after; replay drops data keys from the first block
  *	      wholly beyond it
+ *
+ * With %SFFS_TRUNC_FL_DELETE replay drops every key of the inode and its
+ * orphan record instead: the inode is deleted.
  */
 struct sffs_trunc_node {
 	struct sffs_node_hdr hdr;

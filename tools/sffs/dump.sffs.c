@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	if (sffs_dev_open(&dev, argv[optind], false, esize, wsize, 0) ||
 	    sffs_find_anchor(&dev))
 		return 1;
-	if (sffs_find_checkpoint(&dev, &cp, &reads)) {
+	if (sffs_find_checkpoint(&dev, &cp, &reads, NULL, NULL)) {
 		printf("error: no valid SFFS checkpoint (%u units read)\n", reads);
 		return 1;
 	}

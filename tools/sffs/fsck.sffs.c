@@ -2,7 +2,7 @@
 /*
  * fsck.sffs: check every structure of an SFFS.
  *
- *   fsck.sffs [-v] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE
+ *   fsck.sffs [-v] [-y] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE
  *
  * What is checked, in order:
  *  - the anchor: the newest checkpoint, found as the kernel finds it, and
@@ -22,13 +22,23 @@
  *  - the journal written since the checkpoint, which the next mount
  *    replays: reported, not an error.
  *
+ * The journal written since the checkpoint is applied to what the index
+ * holds before the files are checked, as the next mount will apply it, so
+ * that the files are checked as the kernel will see them.
+ *
  * Problems are printed one per line as "error: ..." (the file system is
  * damaged) or "warning: ..." (it mounts and works, but something leaks
  * or is inexact).  The exit status follows fsck(8): 0 when no error was
- * found, 4 when errors were found, 8 when the device could not be read.
- * fsck.sffs only reads; the kernel itself repairs what a power cut
- * leaves (the journal replay), so there is nothing to repair on a file
- * system that only lost power.
+ * found, 1 when errors were found and all of them repaired, 4 when errors
+ * are left, 8 when the device could not be read or written.
+ *
+ * A file system that only lost power needs no repair: the kernel replays
+ * its journal.  With -y, fsck.sffs repairs the damage to the files it
+ * finds by appending operations to the journal, which the next mount
+ * replays and commits like any other, and by writing a checkpoint with
+ * the space counted right; it then checks the result once more.  A file
+ * with no name goes to /lost+found as "#INODE".  Damage to the index or
+ * the anchor is reported, not repaired.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -39,9 +49,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: fsck.sffs [-v] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n"
+#define USAGE "usage: fsck.sffs [-v] [-y] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n"
 
 struct leaf {
 	uint64_t ino, tv, addr;
@@ -55,6 +66,17 @@ struct ino {
 	uint64_t parent;
 	bool reached;
 	bool orphan;		/* has an orphan record */
+	/* with -y: the names and subdirectories left once repaired */
+	uint32_t knames, ksubdirs;
+	uint64_t xattr_size;
+	uint64_t iaddr;		/* the inode node */
+	uint32_t ilen;
+};
+
+/* With -y: an operation to append to the journal, its nodes in order */
+struct op {
+	unsigned int n;
+	void *node[3];
 };
 
 static struct sffs_dev dev;
@@ -66,8 +88,14 @@ static size_t ninos;
 static uint64_t *live;		/* per erase block, bytes of live nodes */
 static uint8_t *state;		/* per erase block, from the table */
 static uint64_t last_ino, last_tv, max_sqnum_seen;
-static bool have_last, verbose;
+static bool have_last, verbose, repair;
 static unsigned long errors, warnings, index_nodes;
+static unsigned int jnodes;	/* journal nodes the next mount replays */
+static uint64_t next_ino;	/* as the journal's replay leaves it */
+static bool jtorn;
+static struct op *ops;
+static size_t nops;
+static bool fix_space;
 
 static void report(bool error, const char *fmt, ...) __printf(2, 3);
 
@@ -304,10 +332,12 @@ static void check_checkpoint(void)
 		if (!dev.bad[eb] && !anchor_block(eb))
 			cap += dev.erase_size;
 	if (le64toh(cp.free_bytes) + le64toh(cp.used_bytes) +
-	    le64toh(cp.dirty_bytes) != cap)
+	    le64toh(cp.dirty_bytes) != cap) {
+		fix_space = true;
 		err("free %llu + used %llu + dirty %llu bytes is not the %llu there are",
 		    ULL(le64toh(cp.free_bytes)), ULL(le64toh(cp.used_bytes)),
 		    ULL(le64toh(cp.dirty_bytes)), ULL(cap));
+	}
 }
 
 /* The erase-block table, then what the index uses against it */
@@ -402,11 +432,443 @@ static unsigned int dt_of(uint32_t mode)
 	       S_ISSOCK(mode) ? 12 : 0;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct leaf *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->tv < y->tv ? -1 : x->tv > y->tv;
+}
+
+/* Index in leaves of the first key at or after (ino, tv) */
+static size_t leaf_pos(uint64_t ino, uint64_t tv)
+{
+	size_t lo = 0, hi = nleaves;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (leaves[mid].ino < ino ||
+		    (leaves[mid].ino == ino && leaves[mid].tv < tv))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool leaf_has(uint64_t ino, uint64_t tv)
+{
+	size_t i = leaf_pos(ino, tv);
+
+	return i < nleaves && leaves[i].ino == ino && leaves[i].tv == tv;
+}
+
+static void leaf_set(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
+{
+	size_t i = leaf_pos(ino, tv);
+
+	if (i < nleaves && leaves[i].ino == ino && leaves[i].tv == tv) {
+		leaves[i].addr = addr;
+		leaves[i].len = len;
+		return;
+	}
+	if (nleaves == cap_leaves) {
+		cap_leaves = cap_leaves ? 2 * cap_leaves : 4096;
+		leaves = realloc(leaves, cap_leaves * sizeof(*leaves));
+		if (!leaves) {
+			perror("fsck.sffs");
+			exit(8);
+		}
+	}
+	memmove(leaves + i + 1, leaves + i, (nleaves - i) * sizeof(*leaves));
+	leaves[i] = (struct leaf){ ino, tv, addr, len };
+	nleaves++;
+}
+
+/* Drop the keys from (ino, tv) up to, not including, (ino2, tv2) */
+static void leaf_drop(uint64_t ino, uint64_t tv, uint64_t ino2, uint64_t tv2)
+{
+	size_t i = leaf_pos(ino, tv), k = leaf_pos(ino2, tv2);
+
+	if (k <= i)
+		return;
+	memmove(leaves + i, leaves + k, (nleaves - k) * sizeof(*leaves));
+	nleaves -= k - i;
+}
+
+static uint64_t tv_of(unsigned int type, uint64_t value)
+{
+	return (uint64_t)type << SFFS_KEY_TYPE_SHIFT | value;
+}
+
+/* What replay does with one node: sffs_journal_apply() */
+static void apply_node(const void *node, uint64_t addr)
+{
+	const struct sffs_node_hdr *h = node;
+	const struct sffs_key *k = (const void *)(h + 1);
+	uint32_t len = le32toh(h->len);
+	const struct sffs_trunc_node *tn = node;
+	const struct sffs_dentry_node *de = node;
+	uint64_t ino, size;
+	bool del;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE:
+	case SFFS_NODE_DATA:
+	case SFFS_NODE_DENTRY:
+	case SFFS_NODE_XATTR:
+	case SFFS_NODE_ORPHAN:
+		if (len < sizeof(*h) + sizeof(*k))
+			return;
+		del = (h->type == SFFS_NODE_DENTRY && !de->target) ||
+		      (h->type == SFFS_NODE_XATTR &&
+		       h->flags & SFFS_XATTR_FL_DELETE) ||
+		      (h->type == SFFS_NODE_ORPHAN &&
+		       h->flags & SFFS_ORPHAN_FL_DELETE);
+		if (del)
+			leaf_drop(le64toh(k->ino), le64toh(k->tv),
+				  le64toh(k->ino), le64toh(k->tv) + 1);
+		else
+			leaf_set(le64toh(k->ino), le64toh(k->tv), addr, len);
+		/* replay hands out inode numbers above those it meets */
+		if (h->type == SFFS_NODE_INODE && le64toh(k->ino) >= next_ino)
+			next_ino = le64toh(k->ino) + 1;
+		return;
+	case SFFS_NODE_TRUNC:
+		if (len < sizeof(*tn))
+			return;
+		ino = le64toh(tn->ino);
+		size = le64toh(tn->new_size);
+		if (h->flags & SFFS_TRUNC_FL_DELETE) {
+			leaf_drop(SFFS_META_INO, tv_of(SFFS_KEY_ORPHAN, ino),
+				  SFFS_META_INO, tv_of(SFFS_KEY_ORPHAN, ino) + 1);
+			leaf_drop(ino, 0, ino + 1, 0);
+		} else {
+			leaf_drop(ino, tv_of(SFFS_KEY_DATA,
+					     (size + SFFS_BLOCK_SIZE - 1) /
+					     SFFS_BLOCK_SIZE),
+				  ino, tv_of(SFFS_KEY_DENTRY, 0));
+		}
+		return;
+	}
+}
+
+/*
+ * The nodes written after the checkpoint, applied to the leaves as the
+ * next mount replays them (replay.c): whole operations only, in order of
+ * their sequence numbers, up to the first torn or old node of a block.
+ */
+static void apply_journal(void)
+{
+	unsigned int jcnt = le16toh(cp.journal_cnt), blocks = 0;
+	unsigned int unit = dev.write_size < SFFS_NODE_ALIGN ?
+			    SFFS_NODE_ALIGN : dev.write_size;
+	uint64_t addr = le64toh(cp.jhead), sqnum = le64toh(cp.max_sqnum);
+	uint8_t *blk = malloc(dev.erase_size);
+	uint32_t group[SFFS_MAX_GROUP];
+	unsigned int ngroup;
+
+	if (!blk)
+		exit(8);
+	qsort(leaves, nleaves, sizeof(*leaves), cmp_key);
+	jnodes = 0;
+	jtorn = false;
+	next_ino = le64toh(cp.next_ino);
+	for (unsigned int i = 0; i < jcnt && !jtorn; i++) {
+		uint32_t eb = le32toh(cp.journal_eb[i]), off, n = 0;
+		uint64_t base = (uint64_t)eb * dev.erase_size;
+
+		if (eb >= dev.eb_count || dev.bad[eb] ||
+		    sffs_dev_read(&dev, base, blk, dev.erase_size))
+			break;
+		off = i ? 0 : addr % dev.erase_size;
+		ngroup = 0;
+		while (off + sizeof(struct sffs_node_hdr) <= dev.erase_size) {
+			struct sffs_node_hdr *h = (void *)(blk + off);
+			int r = sffs_check(h, dev.erase_size - off);
+			uint32_t q;
+
+			if (r == 1) {
+				/* the erased rest of a unit: a node may follow */
+				q = (off / unit + 1) * unit;
+				if (q + sizeof(*h) <= dev.erase_size &&
+				    !sffs_check(blk + q, dev.erase_size - q)) {
+					off = q;
+					continue;
+				}
+				break;
+			}
+			if (!r && h->type == SFFS_NODE_PAD) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (r || le64toh(h->sqnum) <= sqnum) {
+				jtorn = r != 0;
+				break;
+			}
+			sqnum = le64toh(h->sqnum);
+			n++;
+			/* what a commit cut short wrote is dead */
+			if (h->type == SFFS_NODE_INDEX ||
+			    h->type == SFFS_NODE_CHECKPOINT ||
+			    h->type == SFFS_NODE_EBT) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (ngroup == SFFS_MAX_GROUP) {
+				jtorn = true;
+				break;
+			}
+			group[ngroup++] = off;
+			if (!(h->flags & SFFS_NODE_FL_CONT)) {
+				for (unsigned int g = 0; g < ngroup; g++)
+					apply_node(blk + group[g],
+						   base + group[g]);
+				jnodes += ngroup;
+				ngroup = 0;
+			}
+			off += ALIGN8(le32toh(h->len));
+		}
+		if (!n && i)
+			break;
+		blocks++;
+	}
+	free(blk);
+	printf("journal: %u nodes in %u blocks to replay%s\n", jnodes,
+	       jnodes ? blocks : 0, jtorn ? ", the last write torn" : "");
+}
+
+/* With -y */
+
+static void *read_at(uint64_t addr, uint32_t len)
+{
+	void *node = len ? malloc(len) : NULL;
+
+	if (!node || sffs_dev_read(&dev, addr, node, len) ||
+	    sffs_check(node, len)) {
+		free(node);
+		return NULL;
+	}
+	return node;
+}
+
+static void *read_leaf(size_t i)
+{
+	return read_at(leaves[i].addr, leaves[i].len);
+}
+
+static void plan(void *n0, void *n1, void *n2)
+{
+	struct op *o;
+
+	if (!n0)
+		return;
+	ops = realloc(ops, (nops + 1) * sizeof(*ops));
+	if (!ops) {
+		perror("fsck.sffs");
+		exit(8);
+	}
+	o = &ops[nops++];
+	o->node[0] = n0;
+	o->node[1] = n1;
+	o->node[2] = n2;
+	o->n = n2 ? 3 : n1 ? 2 : 1;
+}
+
+/* A node of @len bytes, zeroed, its header filled but not sealed */
+static void *new_node(unsigned int type, uint32_t len, unsigned int flags)
+{
+	struct sffs_node_hdr *h = calloc(1, len);
+
+	if (!h) {
+		perror("fsck.sffs");
+		exit(8);
+	}
+	h->type = type;
+	h->len = htole32(len);
+	h->flags = flags;
+	return h;
+}
+
+/* The entry at leaf @i goes: a copy with target 0 deletes it */
+static void plan_unname(size_t i)
+{
+	struct sffs_dentry_node *de = read_leaf(i);
+
+	if (!de)
+		return;
+	de->target = 0;
+	plan(de, NULL, NULL);
+}
+
+static void plan_orphan(uint64_t ino, bool del)
+{
+	struct sffs_orphan_node *on = new_node(SFFS_NODE_ORPHAN, sizeof(*on),
+					       del ? SFFS_ORPHAN_FL_DELETE : 0);
+
+	on->key.ino = htole64(SFFS_META_INO);
+	on->key.tv = htole64(tv_of(SFFS_KEY_ORPHAN, ino));
+	plan(on, NULL, NULL);
+}
+
+static void plan_trunc(uint64_t ino, uint64_t size, bool del)
+{
+	struct sffs_trunc_node *tn = new_node(SFFS_NODE_TRUNC, sizeof(*tn),
+					      del ? SFFS_TRUNC_FL_DELETE : 0);
+
+	tn->ino = htole64(ino);
+	tn->old_size = htole64(size);
+	tn->new_size = htole64(size);
+	plan(tn, NULL, NULL);
+}
+
+/* A free key for @name in directory @dir: its hash and a free index */
+static uint64_t free_name_key(uint64_t dir, const char *name, size_t len)
+{
+	uint64_t tv = tv_of(SFFS_KEY_DENTRY,
+			    (uint64_t)sffs_crc(name, len) << SFFS_HASH_SHIFT);
+
+	for (unsigned int c = 0; c < SFFS_MAX_COLLISIONS; c++)
+		if (!leaf_has(dir, tv + c))
+			return tv + c;
+	return 0;
+}
+
+static struct sffs_dentry_node *new_dentry(uint64_t dir, uint64_t tv,
+					   const char *name, uint64_t target,
+					   unsigned int type)
+{
+	size_t len = strlen(name);
+	struct sffs_dentry_node *de = new_node(SFFS_NODE_DENTRY,
+					       sizeof(*de) + len, 0);
+
+	de->key.ino = htole64(dir);
+	de->key.tv = htole64(tv);
+	de->target = htole64(target);
+	de->type = type;
+	de->name_len = htole16(len);
+	memcpy(de->name, name, len);
+	return de;
+}
+
+/* With -y: the inode node of @n, rewritten with what is right */
+static void plan_inode(struct ino *n, uint32_t nlink)
+{
+	struct sffs_inode_node *in = read_at(n->iaddr, n->ilen);
+
+	if (!in)
+		return;
+	in->nlink = htole32(nlink);
+	in->xattr_cnt = htole32(n->xattrs);
+	in->xattr_size = htole32(n->xattr_size);
+	plan(in, NULL, NULL);
+}
+
+static uint64_t xattr_bytes(size_t i)
+{
+	struct sffs_xattr_node *xn = read_leaf(i);
+	uint64_t n = 0;
+
+	if (xn && leaves[i].len >= sizeof(*xn))
+		n = le16toh(xn->name_len) + le16toh(xn->value_len);
+	free(xn);
+	return n;
+}
+
+/*
+ * With -y: give the files that lost every name one in /lost+found, made
+ * if it is not there.  Returns the inode of /lost+found, or 0.
+ */
+static uint64_t plan_lost_found(struct ino *root)
+{
+	static const char lf[] = "lost+found";
+	uint64_t tv = tv_of(SFFS_KEY_DENTRY,
+			    (uint64_t)sffs_crc(lf, strlen(lf)) << SFFS_HASH_SHIFT);
+	uint64_t ino = 0, next = next_ino;
+	struct sffs_inode_node *in;
+	struct timespec now;
+	uint32_t lost_dirs = 0;
+	char name[32];
+	struct ino *d = NULL;
+	size_t i, lost = 0;
+
+	for (i = 0; i < ninos; i++) {
+		struct ino *n = &inos[i];
+
+		if (n->ino != SFFS_ROOT_INO && n->nlink && !n->knames) {
+			lost++;
+			lost_dirs += S_ISDIR(n->mode);
+		}
+		if (n->ino >= next)
+			next = n->ino + 1;
+	}
+	if (!lost)
+		return 0;
+	/* an existing /lost+found, if a directory */
+	for (unsigned int c = 0; c < SFFS_MAX_COLLISIONS && !d; c++) {
+		struct sffs_dentry_node *de;
+		size_t k = leaf_pos(SFFS_ROOT_INO, tv + c);
+
+		if (k >= nleaves || leaves[k].ino != SFFS_ROOT_INO ||
+		    leaves[k].tv != tv + c)
+			break;
+		de = read_leaf(k);
+		if (de && le16toh(de->name_len) == strlen(lf) &&
+		    !memcmp(de->name, lf, strlen(lf)))
+			d = find_ino(le64toh(de->target));
+		free(de);
+		if (d && !S_ISDIR(d->mode))
+			return 0;
+	}
+	if (d) {
+		ino = d->ino;
+		d->ksubdirs += lost_dirs;
+	} else {
+		tv = free_name_key(SFFS_ROOT_INO, lf, strlen(lf));
+		if (!tv)
+			return 0;
+		ino = next;
+		clock_gettime(CLOCK_REALTIME, &now);
+		in = new_node(SFFS_NODE_INODE, sizeof(*in), 0);
+		in->key.ino = htole64(ino);
+		in->atime.sec = htole64(now.tv_sec);
+		in->atime.nsec = htole32(now.tv_nsec);
+		in->mtime = in->atime;
+		in->ctime = in->atime;
+		in->mode = htole32(S_IFDIR | 0700);
+		in->nlink = htole32(2 + lost_dirs);
+		plan(in, new_dentry(SFFS_ROOT_INO, tv, lf, ino, 4), NULL);
+		root->ksubdirs++;
+		/* its names go in before the index has them: count them here */
+		leaf_set(SFFS_ROOT_INO, tv, 0, 0);
+	}
+	for (i = 0; i < ninos; i++) {
+		struct ino *n = &inos[i];
+
+		if (n->ino == SFFS_ROOT_INO || !n->nlink || n->knames)
+			continue;
+		snprintf(name, sizeof(name), "#%llu", ULL(n->ino));
+		tv = free_name_key(ino, name, strlen(name));
+		if (!tv)
+			continue;
+		plan(new_dentry(ino, tv, name, n->ino, dt_of(n->mode)), NULL,
+		     NULL);
+		leaf_set(ino, tv, 0, 0);
+		n->knames = 1;
+		printf("repair: inode %llu goes to /lost+found/%s\n",
+		       ULL(n->ino), name);
+	}
+	return ino;
+}
+
 static void check_files(void)
 {
 	bool orphan_list = le32toh(cp.feat_ro_compat) &
 			   SFFS_FEAT_RO_COMPAT_ORPHAN;
 	size_t i, norphans = 0;
+	uint64_t gone = 0, cut = 0;
 
 	inos = calloc(nleaves + 1, sizeof(*inos));
 	if (!inos)
@@ -426,10 +888,17 @@ static void check_files(void)
 			.ino = leaves[i].ino, .size = le64toh(in->size),
 			.mode = le32toh(in->mode), .nlink = le32toh(in->nlink),
 			.xattr_cnt = le32toh(in->xattr_cnt),
+			.iaddr = leaves[i].addr, .ilen = leaves[i].len,
 		};
-		if (le64toh(in->key.ino) >= le64toh(cp.next_ino))
+		if (le64toh(in->key.ino) >= next_ino) {
 			err("inode %llu is not below next_ino %llu",
-			    ULL(leaves[i].ino), ULL(le64toh(cp.next_ino)));
+			    ULL(leaves[i].ino), ULL(next_ino));
+			/* replay raises next_ino past the inodes it meets */
+			if (repair) {
+				plan(in, NULL, NULL);
+				in = NULL;
+			}
+		}
 		free(in);
 	}
 	qsort(inos, ninos, sizeof(*inos), cmp_ino);
@@ -443,6 +912,7 @@ static void check_files(void)
 		struct ino *owner = find_ino(leaves[i].ino), *t;
 		struct sffs_dentry_node *de;
 		struct sffs_data_node *dn;
+		bool keep = true;
 		uint16_t nlen;
 
 		if (leaves[i].ino == SFFS_META_INO && ktype == SFFS_KEY_ORPHAN) {
@@ -458,6 +928,8 @@ static void check_files(void)
 				    ULL(ino), t->nlink);
 			else
 				t->orphan = true;
+			if (repair && (!t || t->nlink))
+				plan_orphan(ino, true);
 			continue;
 		}
 		if (leaves[i].ino == SFFS_META_INO || ktype == SFFS_KEY_INODE)
@@ -465,21 +937,36 @@ static void check_files(void)
 		if (!owner) {
 			err("key (%llu, %#llx): no inode %llu", ULL(leaves[i].ino),
 			    ULL(leaves[i].tv), ULL(leaves[i].ino));
+			/* the keys of an inode that is gone go too */
+			if (repair && gone != leaves[i].ino)
+				plan_trunc(leaves[i].ino, 0, true);
+			gone = leaves[i].ino;
 			continue;
 		}
 		if (ktype == SFFS_KEY_XATTR) {
 			owner->xattrs++;
+			owner->xattr_size += repair ? xattr_bytes(i) : 0;
 			continue;
 		}
 		if (ktype == SFFS_KEY_DATA) {
 			uint64_t blk = leaves[i].tv & SFFS_KEY_VALUE_MASK;
+			bool beyond = false;
 
-			if (!S_ISREG(owner->mode))
+			if (!S_ISREG(owner->mode)) {
 				err("inode %llu: data in a file that is not regular",
 				    ULL(owner->ino));
-			else if (blk << SFFS_BLOCK_SHIFT >= owner->size)
+				beyond = true;
+			} else if (blk << SFFS_BLOCK_SHIFT >= owner->size) {
 				err("inode %llu: data block %llu beyond its size %llu",
 				    ULL(owner->ino), ULL(blk), ULL(owner->size));
+				beyond = true;
+			}
+			/* a truncation to the size drops what is beyond */
+			if (repair && beyond && cut != owner->ino)
+				plan_trunc(owner->ino, S_ISREG(owner->mode) ?
+					   owner->size : 0, false);
+			if (beyond)
+				cut = owner->ino;
 			dn = malloc(leaves[i].len);
 			if (dn && !sffs_dev_read(&dev, leaves[i].addr, dn,
 						 leaves[i].len) &&
@@ -499,38 +986,62 @@ static void check_files(void)
 			continue;
 		}
 		nlen = le16toh(de->name_len);
-		if (!S_ISDIR(owner->mode))
+		if (!S_ISDIR(owner->mode)) {
 			err("inode %llu: names in a file that is not a directory",
 			    ULL(owner->ino));
+			keep = false;
+		}
 		if (!nlen || nlen > SFFS_MAX_NAME_LEN ||
 		    sizeof(*de) + nlen != leaves[i].len ||
 		    memchr(de->name, '/', nlen) || memchr(de->name, 0, nlen)) {
 			err("directory %llu: a name of %u bytes is invalid",
 			    ULL(owner->ino), nlen);
+			keep = false;
 		} else if (sffs_crc(de->name, nlen) !=
 			   (uint32_t)((leaves[i].tv & SFFS_KEY_VALUE_MASK) >>
 				      SFFS_HASH_SHIFT)) {
 			err("directory %llu: name %.*s is filed under another hash",
 			    ULL(owner->ino), nlen, de->name);
+			/* lookups cannot find it: it goes */
+			keep = false;
 		}
 		t = find_ino(le64toh(de->target));
 		if (!t) {
 			err("directory %llu: %.*s names inode %llu, which does not exist",
 			    ULL(owner->ino), nlen, de->name,
 			    ULL(le64toh(de->target)));
+			keep = false;
 		} else {
-			if (de->type != dt_of(t->mode))
+			if (t->ino == SFFS_ROOT_INO) {
+				err("directory %llu: %.*s names the root",
+				    ULL(owner->ino), nlen, de->name);
+				keep = false;
+			}
+			/* a second name of a directory goes */
+			if (S_ISDIR(t->mode) && t->knames)
+				keep = false;
+			if (de->type != dt_of(t->mode)) {
 				err("directory %llu: %.*s has type %u, inode %llu is %u",
 				    ULL(owner->ino), nlen, de->name, de->type,
 				    ULL(t->ino), dt_of(t->mode));
+				if (repair && keep) {
+					de->type = dt_of(t->mode);
+					plan(de, NULL, NULL);
+					de = NULL;
+				}
+			}
 			t->names++;
 			t->parent = owner->ino;
 			if (S_ISDIR(t->mode))
 				owner->subdirs++;
-			if (t->ino == SFFS_ROOT_INO)
-				err("directory %llu: %.*s names the root",
-				    ULL(owner->ino), nlen, de->name);
+			if (keep) {
+				t->knames++;
+				if (S_ISDIR(t->mode))
+					owner->ksubdirs++;
+			}
 		}
+		if (repair && !keep)
+			plan_unname(i);
 		free(de);
 	}
 
@@ -543,9 +1054,13 @@ static void check_files(void)
 			p = find_ino(p->parent);
 		inos[i].reached = p && p->ino == SFFS_ROOT_INO;
 	}
+	if (repair)
+		plan_lost_found(find_ino(SFFS_ROOT_INO));
 	for (i = 0; i < ninos; i++) {
 		struct ino *n = &inos[i];
 		uint32_t want = S_ISDIR(n->mode) ? 2 + n->subdirs : n->names;
+		uint32_t kwant = S_ISDIR(n->mode) ? 2 + n->ksubdirs : n->knames;
+		bool fix = false;
 
 		if (!n->nlink && !n->orphan) {
 			/*
@@ -559,11 +1074,23 @@ static void check_files(void)
 			else
 				warn("inode %llu is an orphan: unlinked, not yet deleted",
 				     ULL(n->ino));
+			/* the next mount deletes it */
+			if (repair && orphan_list && !n->knames)
+				plan_orphan(n->ino, false);
+		}
+		if (repair && n->ino != SFFS_ROOT_INO && n->knames &&
+		    (n->nlink != kwant || n->xattrs != n->xattr_cnt)) {
+			fix = true;
+			/* linked again: the mount must not delete it */
+			if (n->orphan)
+				plan_orphan(n->ino, true);
 		}
 		if (!n->names && n->ino != SFFS_ROOT_INO) {
 			if (n->nlink)
 				err("inode %llu (nlink %u) has no name: lost",
 				    ULL(n->ino), n->nlink);
+			if (fix)
+				plan_inode(n, kwant);
 			continue;
 		}
 		if (S_ISDIR(n->mode) && n->names > 1)
@@ -577,6 +1104,11 @@ static void check_files(void)
 		if (n->xattrs != n->xattr_cnt)
 			err("inode %llu: %u extended attributes, the inode says %u",
 			    ULL(n->ino), n->xattrs, n->xattr_cnt);
+		if (repair && n->ino == SFFS_ROOT_INO &&
+		    (n->nlink != kwant || n->xattrs != n->xattr_cnt))
+			fix = true;
+		if (fix)
+			plan_inode(n, kwant);
 		if (verbose)
 			printf("inode %llu: mode %o nlink %u size %llu\n",
 			       ULL(n->ino), n->mode, n->nlink, ULL(n->size));
@@ -585,57 +1117,226 @@ static void check_files(void)
 	printf("orphans: %zu\n", norphans);
 }
 
-/* The nodes written after the checkpoint: the next mount replays them */
-static void check_journal(void)
+/* The journal block repairs are written to, as it is on the flash */
+struct jblock {
+	uint8_t *buf;
+	uint64_t base;		/* its address */
+	uint64_t start;		/* first byte repairs write */
+	uint64_t at;		/* where the next node goes */
+};
+
+static int jblock_begin(struct jblock *jb, uint64_t addr)
 {
-	unsigned int jcnt = le16toh(cp.journal_cnt), nodes = 0, blocks = 0;
-	uint64_t addr = le64toh(cp.jhead);
-	uint8_t *blk = malloc(dev.erase_size);
-	bool torn = false;
-
-	if (!blk)
-		return;
-	for (unsigned int i = 0; i < jcnt && !torn; i++) {
-		uint32_t eb = le32toh(cp.journal_eb[i]), off;
-
-		if (eb >= dev.eb_count || dev.bad[eb] ||
-		    sffs_dev_read(&dev, (uint64_t)eb * dev.erase_size, blk,
-				  dev.erase_size))
-			break;
-		off = i ? 0 : addr % dev.erase_size;
-		if (sffs_check(blk + off, dev.erase_size - off) == 1)
-			break;
-		blocks++;
-		while (off + sizeof(struct sffs_node_hdr) <= dev.erase_size) {
-			struct sffs_node_hdr *h = (void *)(blk + off);
-			int r = sffs_check(h, dev.erase_size - off);
-
-			if (r) {
-				torn = r < 0;
-				break;
-			}
-			if (le64toh(h->sqnum) > le64toh(cp.max_sqnum))
-				nodes++;
-			off += ALIGN8(le32toh(h->len));
+	jb->base = addr / dev.erase_size * dev.erase_size;
+	jb->start = addr;
+	jb->at = addr;
+	if (sffs_dev_read(&dev, jb->base, jb->buf, dev.erase_size))
+		return -1;
+	for (uint64_t p = addr - jb->base; p < dev.erase_size; p++) {
+		if (jb->buf[p] != 0xff) {
+			printf("repair: journal block %llu is not erased after the journal head\n",
+			       ULL(jb->base / dev.erase_size));
+			return -1;
 		}
-		if (torn)
-			break;
 	}
-	free(blk);
-	printf("journal: %u nodes in %u blocks to replay%s\n", nodes, blocks,
-	       torn ? ", the last write torn" : "");
+	return 0;
+}
+
+/* Write what was put in the block, padded to the write unit */
+static int jblock_flush(struct jblock *jb, unsigned int unit)
+{
+	uint64_t stop = (jb->at + unit - 1) / unit * unit;
+
+	if (stop - jb->at >= sizeof(struct sffs_node_hdr))
+		sffs_seal(jb->buf + (jb->at - jb->base), SFFS_NODE_PAD,
+			  stop - jb->at, 0, 0);
+	if (stop == jb->start)
+		return 0;
+	return sffs_dev_write(&dev, jb->start, jb->buf + (jb->start - jb->base),
+			      stop - jb->start);
+}
+
+/* Count the space right: what is missing is dirty, never free */
+static void recount_space(void)
+{
+	uint64_t cap = 0, fr = le64toh(cp.free_bytes), t;
+	uint64_t used = le64toh(cp.used_bytes), dirty = le64toh(cp.dirty_bytes);
+	uint64_t sum = fr + used + dirty, over;
+
+	for (uint32_t eb = 0; eb < dev.eb_count; eb++)
+		if (!dev.bad[eb] && !anchor_block(eb))
+			cap += dev.erase_size;
+	if (sum < cap) {
+		/* garbage collection finds what is not counted */
+		dirty += cap - sum;
+	} else {
+		/* never promise space there is not */
+		over = sum - cap;
+		t = over < fr ? over : fr;
+		fr -= t;
+		over -= t;
+		t = over < dirty ? over : dirty;
+		dirty -= t;
+		over -= t;
+		used -= over < used ? over : used;
+	}
+	cp.free_bytes = htole64(fr);
+	cp.used_bytes = htole64(used);
+	cp.dirty_bytes = htole64(dirty);
+}
+
+/*
+ * Write the planned operations at the journal head, as the kernel would
+ * have written them, then a checkpoint with the space counted right.
+ * Only into an empty journal: after a power cut the last page written
+ * may be torn, and the mount that replays the journal starts a new one.
+ */
+static int write_repairs(unsigned int slot, uint32_t next_unit)
+{
+	unsigned int jcnt = le16toh(cp.journal_cnt), i = 0;
+	unsigned int unit = dev.write_size < SFFS_NODE_ALIGN ?
+			    SFFS_NODE_ALIGN : dev.write_size;
+	uint64_t sqnum = le64toh(cp.max_sqnum);
+	struct jblock jb = { .buf = malloc(dev.erase_size) };
+	int ret = -1;
+
+	if (!jb.buf)
+		return -1;
+	if (jnodes || jtorn) {
+		printf("repair: there is a journal to replay: mount and unmount first\n");
+		goto out;
+	}
+	if (nops && jblock_begin(&jb, le64toh(cp.jhead)))
+		goto out;
+	for (size_t o = 0; o < nops; o++) {
+		uint64_t len = 0;
+
+		for (unsigned int n = 0; n < ops[o].n; n++)
+			len += ALIGN8(le32toh(((struct sffs_node_hdr *)
+					       ops[o].node[n])->len));
+		/* an operation never straddles two blocks */
+		if (jb.at + len > jb.base + dev.erase_size) {
+			if (jblock_flush(&jb, unit))
+				goto out;
+			if (++i >= jcnt) {
+				printf("repair: journal full: mount, unmount, repair again\n");
+				goto out;
+			}
+			if (jblock_begin(&jb, (uint64_t)le32toh(cp.journal_eb[i]) *
+					 dev.erase_size))
+				goto out;
+		}
+		for (unsigned int n = 0; n < ops[o].n; n++) {
+			struct sffs_node_hdr *h = ops[o].node[n];
+			uint32_t nlen = le32toh(h->len);
+
+			sffs_seal(h, h->type, nlen, ++sqnum,
+				  h->flags | (n + 1 < ops[o].n ?
+					      SFFS_NODE_FL_CONT : 0));
+			memcpy(jb.buf + (jb.at - jb.base), h, nlen);
+			jb.at += ALIGN8(nlen);
+		}
+	}
+	if (nops && jblock_flush(&jb, unit))
+		goto out;
+	if (nops)
+		printf("repair: %zu operations written to the journal\n", nops);
+	if (fix_space) {
+		recount_space();
+		cp.commit = htole64(le64toh(cp.commit) + 1);
+		sffs_seal(&cp, SFFS_NODE_CHECKPOINT, sizeof(cp),
+			  le64toh(cp.max_sqnum), 0);
+		if (sffs_write_checkpoint(&dev, &cp, slot, next_unit))
+			goto out;
+		printf("repair: checkpoint %llu written: free %llu, used %llu, dirty %llu bytes\n",
+		       ULL(le64toh(cp.commit)), ULL(le64toh(cp.free_bytes)),
+		       ULL(le64toh(cp.used_bytes)), ULL(le64toh(cp.dirty_bytes)));
+	}
+	ret = 0;
+out:
+	free(jb.buf);
+	return ret;
+}
+
+/* Forget what a check found, to check again after a repair */
+static void reset(void)
+{
+	free(leaves);
+	leaves = NULL;
+	nleaves = 0;
+	cap_leaves = 0;
+	free(inos);
+	inos = NULL;
+	ninos = 0;
+	memset(live, 0, dev.eb_count * sizeof(*live));
+	memset(state, 0, dev.eb_count);
+	last_ino = 0;
+	last_tv = 0;
+	max_sqnum_seen = 0;
+	have_last = false;
+	errors = 0;
+	warnings = 0;
+	index_nodes = 0;
+	for (size_t o = 0; o < nops; o++)
+		for (unsigned int n = 0; n < ops[o].n; n++)
+			free(ops[o].node[n]);
+	free(ops);
+	ops = NULL;
+	nops = 0;
+	fix_space = false;
+}
+
+/* Check everything; where the next checkpoint goes in *slot, *next */
+static void check(unsigned int *slot, uint32_t *next)
+{
+	unsigned int reads, height, fanout;
+	unsigned long fatal;
+
+	reset();
+	if (sffs_find_checkpoint(&dev, &cp, &reads, slot, next)) {
+		err("no valid SFFS checkpoint (%u units read)", reads);
+		return;
+	}
+	printf("commit: %llu\n", ULL(le64toh(cp.commit)));
+	check_checkpoint();
+	/* space counted wrong does not keep the index from being read */
+	fatal = errors - fix_space;
+	height = le16toh(cp.index_height);
+	fanout = le16toh(cp.fanout);
+	if (!height || height > 16 || fanout < SFFS_MIN_FANOUT ||
+	    fanout > SFFS_MAX_FANOUT) {
+		err("index height %u, fan-out %u", height, fanout);
+	} else if (!fatal) {
+		walk(le64toh(cp.index_root), le32toh(cp.index_root_len),
+		     height - 1, fanout);
+		printf("index_nodes: %lu\nleaves: %zu\n", index_nodes, nleaves);
+		if (max_sqnum_seen > le64toh(cp.max_sqnum))
+			err("a node of the index is newer (%llu) than its checkpoint (%llu)",
+			    ULL(max_sqnum_seen), ULL(le64toh(cp.max_sqnum)));
+		check_shared();
+		check_table();
+		apply_journal();
+		check_files();
+	} else {
+		apply_journal();
+	}
+	printf("errors: %lu\nwarnings: %lu\n", errors, warnings);
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t esize = 128 << 10, wsize = 2048;
-	unsigned int reads, height, fanout;
-	int opt;
+	unsigned int slot = 0;
+	uint32_t next = 0;
+	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "ve:m:h")) != -1) {
+	while ((opt = getopt(argc, argv, "vye:m:h")) != -1) {
 		switch (opt) {
 		case 'v':
 			verbose = true;
+			break;
+		case 'y':
+			repair = true;
 			break;
 		case 'e':
 			esize = sffs_parse_size(optarg);
@@ -652,37 +1353,27 @@ int main(int argc, char **argv)
 		fputs(USAGE, stderr);
 		return 8;
 	}
-	if (sffs_dev_open(&dev, argv[optind], false, esize, wsize, 0) ||
+	if (sffs_dev_open(&dev, argv[optind], repair, esize, wsize, 0) ||
 	    sffs_find_anchor(&dev))
 		return 8;
 	live = calloc(dev.eb_count, sizeof(*live));
 	state = calloc(dev.eb_count, 1);
 	if (!live || !state)
 		return 8;
-	if (sffs_find_checkpoint(&dev, &cp, &reads)) {
-		printf("error: no valid SFFS checkpoint (%u units read)\n", reads);
-		return 4;
+	check(&slot, &next);
+	ret = errors ? 4 : 0;
+	if (repair && errors) {
+		if (!nops && !fix_space) {
+			printf("repair: nothing here fsck.sffs can repair\n");
+		} else if (!write_repairs(slot, next)) {
+			/* the same checks, on the file system as repaired */
+			repair = false;
+			printf("checking the repaired file system\n");
+			check(&slot, &next);
+			ret = errors ? 4 : 1;
+		}
 	}
-	printf("commit: %llu\n", ULL(le64toh(cp.commit)));
-	check_checkpoint();
-	height = le16toh(cp.index_height);
-	fanout = le16toh(cp.fanout);
-	if (!height || height > 16 || fanout < SFFS_MIN_FANOUT ||
-	    fanout > SFFS_MAX_FANOUT) {
-		err("index height %u, fan-out %u", height, fanout);
-	} else if (!errors) {
-		walk(le64toh(cp.index_root), le32toh(cp.index_root_len),
-		     height - 1, fanout);
-		printf("index_nodes: %lu\nleaves: %zu\n", index_nodes, nleaves);
-		if (max_sqnum_seen > le64toh(cp.max_sqnum))
-			err("a node of the index is newer (%llu) than its checkpoint (%llu)",
-			    ULL(max_sqnum_seen), ULL(le64toh(cp.max_sqnum)));
-		check_shared();
-		check_table();
-		check_files();
-	}
-	check_journal();
-	printf("errors: %lu\nwarnings: %lu\n", errors, warnings);
-	sffs_dev_close(&dev, argv[optind]);
-	return errors ? 4 : 0;
+	if (sffs_dev_close(&dev, argv[optind]))
+		ret = 8;
+	return ret;
 }

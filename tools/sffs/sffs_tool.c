@@ -299,9 +299,13 @@ static uint64_t unit_addr(struct sffs_dev *d, unsigned int slot, uint32_t n)
 	       (uint64_t)(n % upb) * unit;
 }
 
-/* As the kernel does: binary search of each slot, newest commit wins */
+/*
+ * As the kernel does: binary search of each slot, newest commit wins.
+ * @slot and @next, when not NULL, get the slot of the checkpoint found and
+ * the unit after it, where the next checkpoint goes.
+ */
 int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
-			 unsigned int *reads)
+			 unsigned int *reads, unsigned int *slot, uint32_t *next)
 {
 	uint32_t unit = SFFS_CP_UNIT(d->write_size);
 	uint32_t units = 2 * (d->erase_size / unit);
@@ -310,7 +314,9 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 	bool found = false;
 
 	*reads = 0;
-	for (unsigned int slot = 0; slot < 2; slot++) {
+	if (!buf)
+		return -1;
+	for (unsigned int s = 0; s < 2; s++) {
 		uint32_t lo = 0, hi = units;
 
 		while (lo < hi) {
@@ -318,7 +324,7 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			uint32_t magic;
 
 			(*reads)++;
-			if (sffs_dev_read(d, unit_addr(d, slot, mid), &magic, 4))
+			if (sffs_dev_read(d, unit_addr(d, s, mid), &magic, 4))
 				goto err;
 			if (magic != 0xffffffff)
 				lo = mid + 1;
@@ -329,7 +335,7 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			struct sffs_checkpoint_node *c = (void *)buf;
 
 			(*reads)++;
-			if (sffs_dev_read(d, unit_addr(d, slot, n - 1), buf, unit))
+			if (sffs_dev_read(d, unit_addr(d, s, n - 1), buf, unit))
 				goto err;
 			if (sffs_check(buf, unit) || c->hdr.type != SFFS_NODE_CHECKPOINT ||
 			    le32toh(c->hdr.len) != sizeof(*c))
@@ -338,6 +344,11 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 				memcpy(cp, c, sizeof(*cp));
 				best = le64toh(c->commit);
 				found = true;
+				if (slot)
+					*slot = s;
+				/* units after the one found may be torn */
+				if (next)
+					*next = lo;
 			}
 			break;
 		}
@@ -347,4 +358,34 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 err:
 	free(buf);
 	return -1;
+}
+
+/*
+ * Write @cp, sealed, as the next checkpoint: at unit @next of @slot, or,
+ * when that slot is full, at the start of the other one, erased first;
+ * the kernel's sffs_anchor_write() does the same.
+ */
+int sffs_write_checkpoint(struct sffs_dev *d,
+			  const struct sffs_checkpoint_node *cp,
+			  unsigned int slot, uint32_t next)
+{
+	uint32_t unit = SFFS_CP_UNIT(d->write_size);
+	uint8_t *buf;
+	int err;
+
+	if (next >= 2 * (d->erase_size / unit)) {
+		slot = !slot;
+		next = 0;
+		if (sffs_dev_erase(d, d->anchor[2 * slot]) ||
+		    sffs_dev_erase(d, d->anchor[2 * slot + 1]))
+			return -1;
+	}
+	buf = malloc(unit);
+	if (!buf)
+		return -1;
+	memset(buf, 0xff, unit);
+	memcpy(buf, cp, sizeof(*cp));
+	err = sffs_dev_write(d, unit_addr(d, slot, next), buf, unit);
+	free(buf);
+	return err;
 }

@@ -41,7 +41,10 @@ int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 int sffs_dev_erase(struct sffs_dev *d, uint32_t eb);
 int sffs_find_anchor(struct sffs_dev *d);
 int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
-			 unsigned int *reads);
+			 unsigned int *reads, unsigned int *slot, uint32_t *next);
+int sffs_write_checkpoint(struct sffs_dev *d,
+			  const struct sffs_checkpoint_node *cp,
+			  unsigned int slot, uint32_t next);
 uint64_t sffs_orphan_ino(const void *node, uint32_t len);
 uint64_t sffs_parse_size(const char *s);
 

@@ -3,8 +3,9 @@
 #
 # test.sh [BINDIR]: build images of a generated tree with mkfs.sffs in
 # three geometries, check them with dump.sffs and fsck.sffs, and check
-# that both notice a flipped byte and that fsck.sffs names each damage
-# corrupt.py does.  TAP output; exit status 1 on failure.
+# that both notice a flipped byte, that fsck.sffs names each damage
+# corrupt.sffs does and that fsck.sffs -y repairs it, its own check of
+# the result finding nothing left.  TAP output; exit status 1 on failure.
 set -u
 bin=${1:-$(dirname "$0")}
 [ -n "$bin" ] || bin=.
@@ -70,8 +71,8 @@ for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
 	ok "$rc" "fsck.sffs finds no error, erase $1 write $2"
 done
 
-# fsck.sffs names each kind of damage, and exits with 4
-here=$(dirname "$0")
+# fsck.sffs names each kind of damage, and exits with 4; -y repairs it:
+# exit status 1, and a check of the repaired image finds no error
 for what in "nlink:link count 3, should be 2" \
 	    "unlinked:has no link and no orphan record" \
 	    "dangling:names inode 999999, which does not exist" \
@@ -81,13 +82,45 @@ for what in "nlink:link count 3, should be 2" \
 	kind=${what%%:*}
 	rc=0
 	"$bin/mkfs.sffs" -q -o "$work/bad" -e 128K -m 2K -c 16M -r "$t" || rc=1
-	python3 "$here/corrupt.py" "$work/bad" "$kind" || rc=1
+	"$bin/corrupt.sffs" "$work/bad" "$kind" || rc=1
 	"$bin/fsck.sffs" "$work/bad" >"$work/fsck"
 	[ $? -eq 4 ] || rc=1
 	grep -q "^error: .*${what#*:}" "$work/fsck" || rc=1
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
 	ok "$rc" "fsck.sffs finds damage: $kind"
+	rc=0
+	"$bin/fsck.sffs" -y "$work/bad" >"$work/fsck"
+	[ $? -eq 1 ] || rc=1
+	grep -q "^repair: " "$work/fsck" || rc=1
+	"$bin/fsck.sffs" "$work/bad" >"$work/fsck2"
+	[ $? -eq 0 ] || rc=1
+	grep -q "^errors: 0$" "$work/fsck2" || rc=1
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck" "$work/fsck2"
+	ok "$rc" "fsck.sffs -y repairs damage: $kind"
 done
+
+# what the repairs did: a lost file in /lost+found, the link count
+# right, the space counted right, every file still there
+rc=0
+"$bin/mkfs.sffs" -q -o "$work/bad" -e 128K -m 2K -c 16M -r "$t" || rc=1
+"$bin/corrupt.sffs" "$work/bad" dangling || rc=1
+"$bin/fsck.sffs" -y -v "$work/bad" >"$work/fsck"
+grep -q "^repair: inode [0-9]* goes to /lost+found/#[0-9]*$" "$work/fsck" ||
+	rc=1
+grep -q "^inodes: 315$" "$work/fsck" || rc=1
+"$bin/fsck.sffs" -y "$work/bad" >"$work/fsck2"
+[ $? -eq 0 ] || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck" "$work/fsck2"
+ok "$rc" "fsck.sffs -y links a lost file in /lost+found, then finds nothing"
+
+# a journal the kernel did not commit is not written to
+rc=0
+"$bin/corrupt.sffs" "$work/bad" nlink || rc=1
+"$bin/fsck.sffs" -y "$work/bad" >"$work/fsck"
+[ $? -eq 4 ] || rc=1
+grep -q "^repair: there is a journal to replay" "$work/fsck" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
+ok "$rc" "fsck.sffs -y leaves a journal to replay alone"
 
 # one flipped byte in the first node after the anchor must be found
 size=$(stat -c %s "$img")

@@ -6,7 +6,9 @@
 # sffs_ops, write a data set, remount, verify everything, check the
 # on-flash index with dump.sffs and everything with fsck.sffs, also
 # after each power cut; fill mtdram until ENOSPC and check the
-# file system stays usable.  Mount and write times are reported as
+# file system stays usable; damage mtdram in known ways with corrupt.sffs
+# and check that fsck.sffs -y repairs each damage so that the kernel
+# mounts what it wrote, every file's data still there.  Mount and write times are reported as
 # "# METRIC <name> <value> <unit>" TAP comments.
 #
 # Environment:
@@ -23,6 +25,9 @@ OPS=$here/sffs_ops
 MKFS=$here/mkfs.sffs
 DUMP=$here/dump.sffs
 FSCK=$here/fsck.sffs
+CORRUPT=$here/corrupt.sffs
+REPAIRS="nlink unlinked dangling hash dirnames space"
+NUM_REPAIRS=6
 SFFS_FILES=${SFFS_FILES:-8}
 SFFS_FILE_KB=${SFFS_FILE_KB:-1024}
 NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
@@ -30,7 +35,7 @@ NUM_POSIX=14
 CUTS="1 3 7 15 25 50 100"
 NUM_CUTS=7
 NUM_ORPHAN=1
-NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN))
+NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN + NUM_REPAIRS))
 
 testnum=0
 nfail=0
@@ -348,8 +353,53 @@ nor_rewrite()
 	result "$rc" "rewrite 6 times the device: space reclaimed, data intact"
 }
 
+# The regular files' contents under $1, whatever their names
+contents()
+{
+	find "$1" -type f -exec sha256sum {} \; | cut -d' ' -f1 | sort
+}
+
+# fsck.sffs -y on each damage corrupt.sffs makes: the kernel replays the
+# repair, every file's data is there (a file that lost its name is in
+# /lost+found), the file system takes new writes, and fsck.sffs then
+# finds nothing.
+nor_repair()
+{
+	mtd=$1
+	tree=$stage/tree
+	mkdir -p "$tree/dir/sub" || return
+	head -c 1 /dev/urandom >"$tree/size1"
+	head -c 5000 /dev/urandom >"$tree/size2"
+	head -c 70000 /dev/urandom >"$tree/dir/sub/file"
+	ln "$tree/size2" "$tree/dir/link"
+	mkfifo "$tree/fifo"
+	contents "$tree" >"$stage/want"
+	for kind in $REPAIRS; do
+		rc=0
+		run "$MKFS" -q -r "$tree" "/dev/mtd$mtd" || rc=1
+		run "$CORRUPT" "/dev/mtd$mtd" "$kind" || rc=1
+		"$FSCK" "/dev/mtd$mtd" >"$stage/fsck"
+		[ $? -eq 4 ] || { msg "$kind: no damage found"; rc=1; }
+		"$FSCK" -y "/dev/mtd$mtd" >"$stage/fsck"
+		[ $? -eq 1 ] || { msg "$kind: not repaired"; rc=1; }
+		grep "^repair: " "$stage/fsck" | sed 's/^/# /'
+		if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
+			contents "$mnt" >"$stage/have"
+			cmp -s "$stage/have" "$stage/want" ||
+				{ msg "$kind: data differs"; rc=1; }
+			echo new >"$mnt/new" && sync || rc=1
+			run umount "$mnt" || rc=1
+			"$FSCK" "/dev/mtd$mtd" >"$stage/fsck"
+			[ $? -eq 0 ] || { sed 's/^/# /' "$stage/fsck"; rc=1; }
+		else
+			rc=1
+		fi
+		result "$rc" "fsck.sffs -y repairs $kind, the kernel mounts the repair"
+	done
+}
+
 echo "TAP version 13"
-for t in "$OPS" "$MKFS" "$DUMP"; do
+for t in "$OPS" "$MKFS" "$DUMP" "$FSCK" "$CORRUPT"; do
 	[ -x "$t" ] || bail "$t not found, build it with make"
 done
 if ! grep -qw sffs /proc/filesystems; then
@@ -418,11 +468,15 @@ if [ -n "$nor" ] && ensure_node "$nor"; then
 	msg "NOR: mtd$nor, $(cat /sys/class/mtd/mtd"$nor"/size) bytes," \
 		"erase size $(cat /sys/class/mtd/mtd"$nor"/erasesize)"
 	nor_tests "$nor"
+	nor_repair "$nor"
 else
 	skip "mkfs.sffs and mount on mtdram (NOR-like)" "no mtdram"
 	skip "fill to ENOSPC" "no mtdram"
 	skip "remount after ENOSPC, index valid" "no mtdram"
 	skip "rewrite 6 times the device" "no mtdram"
+	for kind in $REPAIRS; do
+		skip "fsck.sffs -y repairs $kind" "no mtdram"
+	done
 fi
 
 cleanup

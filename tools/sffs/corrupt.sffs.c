@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * corrupt.sffs: damage an SFFS in one known way, for the tests of
+ * fsck.sffs.  The damaged node is sealed again (checksums right), so that
+ * only the checks of what its fields mean can find it.
+ *
+ *   corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE WHAT
+ *
+ *   nlink      a regular file with two names gets a link count of 3
+ *   unlinked   a regular file with one name gets a link count of 0, and
+ *              no orphan record
+ *   dangling   the entry "size1" names an inode that does not exist
+ *   hash       the entry "size1" is renamed "size2" under the old hash
+ *   dirnames   the entry "fifo" names the directory "dir" a second time
+ *   space      every checkpoint counts 4096 more free bytes
+ *
+ * Meant for a file system mkfs.sffs just made, where each node is the only
+ * version of its key.  On an MTD device each erase block changed is erased
+ * and written again.  Exit status 0 when the damage was done, 1 when
+ * there was nothing to damage, 2 on other errors.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <endian.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "sffs_tool.h"
+
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|dirnames|space\n"
+
+static struct sffs_dev dev;
+static uint8_t *img;
+static uint8_t *touched;	/* per erase block */
+
+static void reseal(uint64_t off)
+{
+	struct sffs_node_hdr *h = (void *)(img + off);
+
+	sffs_seal(h, h->type, le32toh(h->len), le64toh(h->sqnum), h->flags);
+	touched[off / dev.erase_size] = 1;
+}
+
+/* The next valid node at or after *off, as corrupt.py found them */
+static struct sffs_node_hdr *next_node(uint64_t *off)
+{
+	while (*off + sizeof(struct sffs_node_hdr) <= dev.size) {
+		struct sffs_node_hdr *h = (void *)(img + *off);
+		uint64_t in_block = dev.erase_size - *off % dev.erase_size;
+
+		if (!sffs_check(h, in_block))
+			return h;
+		*off += SFFS_NODE_ALIGN;
+	}
+	return NULL;
+}
+
+static uint64_t find_name(const char *name)
+{
+	uint64_t off = 0, found = UINT64_MAX;
+	struct sffs_node_hdr *h;
+
+	for (; (h = next_node(&off)); off += ALIGN8(le32toh(h->len))) {
+		struct sffs_dentry_node *de = (void *)h;
+
+		if (h->type == SFFS_NODE_DENTRY &&
+		    le16toh(de->name_len) == strlen(name) &&
+		    !memcmp(de->name, name, strlen(name)))
+			found = off;
+	}
+	return found;
+}
+
+static int damage(const char *what)
+{
+	uint64_t off = 0, a, b;
+	struct sffs_node_hdr *h;
+	int done = 0;
+
+	for (; (h = next_node(&off)); off += ALIGN8(le32toh(h->len))) {
+		struct sffs_inode_node *in = (void *)h;
+		struct sffs_checkpoint_node *c = (void *)h;
+		uint32_t mode = le32toh(in->mode), nlink = le32toh(in->nlink);
+
+		if (h->type == SFFS_NODE_INODE && S_ISREG(mode) &&
+		    ((!strcmp(what, "nlink") && nlink == 2) ||
+		     (!strcmp(what, "unlinked") && nlink == 1 && !done))) {
+			in->nlink = htole32(nlink == 2 ? 3 : 0);
+			reseal(off);
+			done++;
+		} else if (h->type == SFFS_NODE_CHECKPOINT &&
+			   !strcmp(what, "space")) {
+			c->free_bytes = htole64(le64toh(c->free_bytes) + 4096);
+			reseal(off);
+			done++;
+		}
+	}
+	a = find_name("size1");
+	if ((!strcmp(what, "dangling") || !strcmp(what, "hash")) &&
+	    a != UINT64_MAX) {
+		struct sffs_dentry_node *de = (void *)(img + a);
+
+		if (what[0] == 'd')
+			de->target = htole64(999999);
+		else
+			de->name[4] = '2';
+		reseal(a);
+		done++;
+	}
+	a = find_name("fifo");
+	b = find_name("dir");
+	if (!strcmp(what, "dirnames") && a != UINT64_MAX && b != UINT64_MAX) {
+		struct sffs_dentry_node *de = (void *)(img + a);
+
+		de->target = ((struct sffs_dentry_node *)(img + b))->target;
+		de->type = 4;
+		reseal(a);
+		done++;
+	}
+	return done;
+}
+
+/* Each block changed, erased and written again up to its last page used */
+static int write_back(void)
+{
+	for (uint32_t eb = 0; eb < dev.eb_count; eb++) {
+		uint64_t base = (uint64_t)eb * dev.erase_size, len;
+
+		if (!touched[eb])
+			continue;
+		len = dev.erase_size;
+		while (len && img[base + len - 1] == 0xff)
+			len--;
+		len = (len + dev.write_size - 1) / dev.write_size * dev.write_size;
+		if (sffs_dev_erase(&dev, eb) ||
+		    sffs_dev_write(&dev, base, img + base, len))
+			return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t esize = 128 << 10, wsize = 2048;
+	int opt, done;
+
+	while ((opt = getopt(argc, argv, "e:m:h")) != -1) {
+		switch (opt) {
+		case 'e':
+			esize = sffs_parse_size(optarg);
+			break;
+		case 'm':
+			wsize = sffs_parse_size(optarg);
+			break;
+		default:
+			fputs(USAGE, stderr);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (optind != argc - 2) {
+		fputs(USAGE, stderr);
+		return 2;
+	}
+	if (sffs_dev_open(&dev, argv[optind], true, esize, wsize, 0))
+		return 2;
+	img = malloc(dev.size);
+	touched = calloc(dev.eb_count, 1);
+	if (!img || !touched)
+		return 2;
+	memset(img, 0xff, dev.size);
+	for (uint32_t eb = 0; eb < dev.eb_count; eb++)
+		if (!dev.bad[eb] &&
+		    sffs_dev_read(&dev, (uint64_t)eb * dev.erase_size,
+				  img + (uint64_t)eb * dev.erase_size,
+				  dev.erase_size))
+			return 2;
+	done = damage(argv[optind + 1]);
+	if (!done) {
+		fprintf(stderr, "corrupt.sffs: nothing to damage for %s\n",
+			argv[optind + 1]);
+		sffs_dev_close(&dev, argv[optind]);
+		return 1;
+	}
+	if (write_back() || sffs_dev_close(&dev, argv[optind]))
+		return 2;
+	return 0;
+}
