@@ -236,6 +236,25 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 	return sffs_ebt_alloc(j, eb, erase);
 }
 
+/*
+ * Was @eb, beyond the frontier, written since mkfs erased it?  A commit
+ * cut short by a power cut may have written blocks past the frontier of
+ * the checkpoint the mount found, and the commits after the mount take
+ * them again.  Every write to a block starts with its first unit: an
+ * erased first unit tells a block that can be used as it is.
+ */
+static bool sffs_frontier_written(struct sffs_journal *j, u32 eb)
+{
+	u32 len = j->io->unit;
+	void *buf = kmalloc(len, GFP_NOFS);
+	bool written = true;
+
+	if (buf && !sffs_io_read(j->io, sffs_eb_addr(j->io, eb), buf, len))
+		written = memchr_inv(buf, 0xff, len);
+	kfree(buf);
+	return written;
+}
+
 /**
  * sffs_take_free - allocate a free erase block
  * @j: the journal
@@ -244,13 +263,14 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
  *	   erased
  *
  * A block beyond the frontier has not been written since mkfs, unless a
- * commit cut short wrote to it; only blocks a checkpoint names before
- * they are written may skip the erase.
+ * commit a power cut stopped wrote to it: its first unit, read before the
+ * block is taken without an erase, tells.
  *
  * Return: 0, -ENOSPC, or an error of the erase or of the table.
  */
 int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 {
+	bool wipe;
 	u32 n;
 	int err;
 
@@ -259,6 +279,7 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 			n = j->alloc_eb++;
 			if (sffs_io_is_anchor(j->io, n) || sffs_io_is_bad(j->io, n))
 				continue;
+			wipe = erase || sffs_frontier_written(j, n);
 		} else {
 			if (!j->npool) {
 				err = sffs_scan(j, false);
@@ -276,9 +297,9 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 			}
 			n = j->pool[--j->npool];
 			sffs_list_del(j->worn, &j->nworn, n);
-			erase = true;
+			wipe = true;
 		}
-		err = sffs_prepare_eb(j, n, erase);
+		err = sffs_prepare_eb(j, n, wipe);
 		if (err != -EAGAIN)
 			break;
 	}

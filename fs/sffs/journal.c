@@ -89,7 +89,7 @@ int sffs_journal_next_block(struct sffs_journal *j)
 	if (j->jcur + 1 < j->jcnt) {
 		eb = j->jeb[++j->jcur];
 	} else if (j->in_commit) {
-		err = sffs_alloc_eb(j, &eb, true);
+		err = sffs_alloc_eb(j, &eb, false);
 		if (err)
 			return err;
 	} else {
@@ -649,8 +649,9 @@ static int sffs_journal_relist(struct sffs_journal *j)
 }
 
 /*
- * Before a commit writes anything: set aside, erased and marked in use,
- * the blocks it may need beyond the journal list, so that the table it
+ * Before a commit writes anything: set aside, erased or never written
+ * since mkfs, and marked in use, the blocks it may need beyond the
+ * journal list, so that the table it
  * writes never calls free a block its index is in; and mark free the
  * blocks garbage collection emptied, which this commit's index no longer
  * refers to.
@@ -677,7 +678,7 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 	j->spare_want = want;
 	/* leave a free block for the restart after a power cut, as relist */
 	while (j->nspare < want && sffs_free_blocks(j) > 1) {
-		err = sffs_take_free(j, &j->spare[j->nspare], true);
+		err = sffs_take_free(j, &j->spare[j->nspare], false);
 		if (err == -ENOSPC)
 			break;
 		if (err)
@@ -704,14 +705,14 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 
 /*
  * Set aside for the next commit, after this one has written all it
- * writes, as many spares as this one wanted, from beyond the frontier and
- * without erasing them.  Such a block has not been written since mkfs,
- * and the checkpoint about to be written names it before anything is
- * written to it: if a later commit writes to it and the power goes first,
- * the mount frees the spares of the checkpoint it finds, and a freed block
- * is erased before it is used again.  Spares sffs_commit_prepare() takes
- * are written before any checkpoint names them, so they are erased; with
- * these, filling a new file system erases almost nothing.
+ * writes, as many spares as this one wanted, from beyond the frontier:
+ * blocks not written since mkfs, used without an erase (sffs_take_free()
+ * reads their first unit to make sure).  The checkpoint about to be
+ * written names them, and the mount after a power cut frees them, to be
+ * erased before they are used again.  With these, the next commit finds
+ * its spares ready and writes its index without taking more blocks in
+ * the middle of the commit, and filling a new file system erases almost
+ * nothing.
  */
 static int sffs_commit_set_aside(struct sffs_journal *j)
 {

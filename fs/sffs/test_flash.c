@@ -57,6 +57,19 @@ static int rf_write(struct mtd_info *mtd, loff_t to, size_t len,
 		u32 eb = div_u64(addr, RF_ERASESIZE);
 		u32 page = div_u64(addr % RF_ERASESIZE, RF_WRITESIZE);
 
+		if (rf->dead) {
+			*retlen += RF_WRITESIZE;
+			continue;
+		}
+		if (rf->cut_in && !--rf->cut_in) {
+			/* the power goes while the page is programmed */
+			memcpy(rf->mem + addr, buf + done, RF_WRITESIZE / 2);
+			rf->next_page[eb] = page + 1;
+			set_bit(eb, rf->touched);
+			rf->dead = true;
+			*retlen += RF_WRITESIZE;
+			continue;
+		}
 		if (page < rf->next_page[eb] ||
 		    memchr_inv(rf->mem + addr, 0xff, RF_WRITESIZE)) {
 			pr_err("sffs-kunit flash: page %u of block %u programmed again (next %u)\n",
@@ -103,6 +116,16 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 	}
 	for (eb = div_u64(ei->addr, RF_ERASESIZE);
 	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
+		if (rf->dead)
+			continue;
+		if (rf->cut_in && !--rf->cut_in) {
+			/* the power goes half way through the erase */
+			memset(rf->mem + (u64)eb * RF_ERASESIZE, 0xff,
+			       RF_ERASESIZE / 2);
+			set_bit(eb, rf->touched);
+			rf->dead = true;
+			continue;
+		}
 		if (test_bit(eb, rf->bad)) {
 			pr_err("sffs-kunit flash: bad block %u erased\n", eb);
 			rf->violations++;

@@ -30,6 +30,10 @@
  *	     fails (0: off), and its block becomes @failing
  * @fail_again: after a failure @fail_in made, this many more: the next
  *		program fails too, wherever it goes
+ * @cut_in: power cut: the @cut_in-th program or erase from now is torn,
+ *	    and the power is then gone (0: off)
+ * @dead: the power is gone: programs and erases report success and
+ *	  change nothing, as a system that died would not see them
  * @prog_failures: programs that failed that way
  * @violations: writes that broke a NAND rule, and erases of bad blocks
  * @programs: pages programmed
@@ -47,6 +51,8 @@ struct sffs_ramflash {
 	DECLARE_BITMAP(failing, RF_BLOCKS);
 	unsigned int fail_in;
 	unsigned int fail_again;
+	unsigned int cut_in;
+	bool dead;
 	unsigned int prog_failures;
 	unsigned int violations;
 	unsigned long programs;
