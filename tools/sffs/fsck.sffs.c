@@ -177,6 +177,19 @@ static const uint8_t key_node_type[] = {
 	[SFFS_KEY_ORPHAN] = SFFS_NODE_ORPHAN,
 };
 
+/* Room for one more leaf */
+static void leaves_room(void)
+{
+	if (nleaves < cap_leaves)
+		return;
+	cap_leaves = cap_leaves ? 2 * cap_leaves : 4096;
+	leaves = realloc(leaves, cap_leaves * sizeof(*leaves));
+	if (!leaves) {
+		perror("fsck.sffs");
+		exit(8);
+	}
+}
+
 static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 {
 	unsigned int ktype = tv >> SFFS_KEY_TYPE_SHIFT;
@@ -205,14 +218,7 @@ static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 		err("node at %llu has another key than its branch", ULL(addr));
 	}
 	free(hdr);
-	if (nleaves == cap_leaves) {
-		cap_leaves = cap_leaves ? 2 * cap_leaves : 4096;
-		leaves = realloc(leaves, cap_leaves * sizeof(*leaves));
-		if (!leaves) {
-			perror("fsck.sffs");
-			exit(8);
-		}
-	}
+	leaves_room();
 	leaves[nleaves++] = (struct leaf){ ino, tv, addr, len };
 }
 
@@ -474,14 +480,7 @@ static void leaf_set(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 		leaves[i].len = len;
 		return;
 	}
-	if (nleaves == cap_leaves) {
-		cap_leaves = cap_leaves ? 2 * cap_leaves : 4096;
-		leaves = realloc(leaves, cap_leaves * sizeof(*leaves));
-		if (!leaves) {
-			perror("fsck.sffs");
-			exit(8);
-		}
-	}
+	leaves_room();
 	memmove(leaves + i + 1, leaves + i, (nleaves - i) * sizeof(*leaves));
 	leaves[i] = (struct leaf){ ino, tv, addr, len };
 	nleaves++;
