@@ -184,7 +184,8 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 	struct sffs_data_node *dn = c->dbuf;
 	struct sffs_ckey key = sffs_key(inode->i_ino, SFFS_KEY_DATA,
 					page->index);
-	unsigned int compr = SFFS_I(inode)->compr;
+	struct sffs_inode *si = SFFS_I(inode);
+	unsigned int compr = si->compr;
 	struct sffs_wnode wn[2] = { { .buf = dn, .type = SFFS_NODE_DATA } };
 	unsigned int clen = SFFS_CBUF_SIZE;
 	void *addr;
@@ -208,9 +209,32 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 	memset(dn, 0, sizeof(*dn));
 	sffs_key_to_le(&dn->key, &key);
 	dn->size = cpu_to_le32(len);
-	if (compr && sffs_tfm(c, compr) &&
-	    !crypto_comp_compress(c->tfm[compr], addr, len, c->cbuf, &clen) &&
-	    clen < len) {
+	/*
+	 * Media, archives and encrypted data never compress, and trying
+	 * costs as much CPU as writing them: once a file's blocks stop
+	 * compressing, only one in SFFS_COMPR_PROBE is tried, so that
+	 * compressible data that follows is found again within a few
+	 * blocks.
+	 */
+	if (compr && si->compr_misses >= SFFS_COMPR_MISSES &&
+	    page->index % SFFS_COMPR_PROBE) {
+		c->compr_skipped++;
+		compr = SFFS_COMPR_NONE;
+	}
+	if (compr && sffs_tfm(c, compr)) {
+		c->compr_tried++;
+		if (!crypto_comp_compress(c->tfm[compr], addr, len, c->cbuf,
+					  &clen) && clen < len) {
+			si->compr_misses = 0;
+		} else {
+			si->compr_misses = min(si->compr_misses + 1,
+					       SFFS_COMPR_MISSES);
+			compr = SFFS_COMPR_NONE;
+		}
+	} else {
+		compr = SFFS_COMPR_NONE;
+	}
+	if (compr) {
 		dn->compr = compr;
 		memcpy(dn->data, c->cbuf, clen);
 	} else {

@@ -1885,6 +1885,75 @@ static void sffs_fs_write_amplification(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Compression is tried less often on a file whose blocks stopped
+ * compressing, and again on every block once one compresses: a file of
+ * random data, then of text, then both in one file, each read back.
+ */
+static void sffs_fs_compr_misses(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 256 * SFFS_BLOCK_SIZE, half = len / 2;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned long tried, skipped;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=lzo");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+
+	/* random: the first few blocks and one in SFFS_COMPR_PROBE tried */
+	sffs_test_fill(buf, len, 1, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "random", buf, len,
+						   true), 0);
+	KUNIT_EXPECT_LE(test, c->compr_tried,
+			(unsigned long)(SFFS_COMPR_MISSES + 256 / SFFS_COMPR_PROBE));
+	KUNIT_EXPECT_GE(test, c->compr_skipped, 256UL - SFFS_COMPR_MISSES -
+			256 / SFFS_COMPR_PROBE);
+	KUNIT_EXPECT_EQ(test, c->compr_tried + c->compr_skipped, 256UL);
+
+	/* text: every block tried, every block compressed */
+	tried = c->compr_tried;
+	skipped = c->compr_skipped;
+	sffs_test_fill(buf, len, 2, true);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "text", buf, len,
+						   true), 0);
+	KUNIT_EXPECT_EQ(test, c->compr_tried - tried, 256UL);
+	KUNIT_EXPECT_EQ(test, c->compr_skipped, skipped);
+
+	/* random, then text: the text found again at the next probe */
+	tried = c->compr_tried;
+	skipped = c->compr_skipped;
+	sffs_test_fill(buf, half, 3, false);
+	sffs_test_fill(buf + half, half, 4, true);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "mixed", buf, len,
+						   true), 0);
+	KUNIT_EXPECT_GE(test, c->compr_tried - tried,
+			128UL - SFFS_COMPR_PROBE);
+	KUNIT_EXPECT_LE(test, c->compr_skipped - skipped,
+			128UL + SFFS_COMPR_PROBE);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, len, 1, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "random", buf, len, tmp),
+			0);
+	sffs_test_fill(buf, len, 2, true);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "text", buf, len, tmp),
+			0);
+	sffs_test_fill(buf, half, 3, false);
+	sffs_test_fill(buf + half, half, 4, true);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "mixed", buf, len, tmp),
+			0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -1894,6 +1963,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_bitflips),
 	KUNIT_CASE(sffs_fs_wear_levelling),
 	KUNIT_CASE(sffs_fs_write_amplification),
+	KUNIT_CASE(sffs_fs_compr_misses),
 	{}
 };
 

@@ -17,6 +17,15 @@
 #define SFFS_SUPER_MAGIC	0x53464653
 /* Largest leaf node: a data block, an inode with a symlink, an xattr */
 #define SFFS_MAX_LEAF_LEN	(sizeof(struct sffs_data_node) + SFFS_BLOCK_SIZE)
+/*
+ * Data that does not compress is tried less often: after
+ * SFFS_COMPR_MISSES blocks of a file in a row stored raw, only the blocks
+ * whose index is a multiple of SFFS_COMPR_PROBE are tried, until one
+ * compresses again.
+ */
+#define SFFS_COMPR_MISSES	4
+#define SFFS_COMPR_PROBE	16
+
 /* Flash a dirty page may need when written back */
 #define SFFS_PAGE_BUDGET	ALIGN(SFFS_MAX_LEAF_LEN, SFFS_NODE_ALIGN)
 
@@ -42,6 +51,9 @@ struct crypto_comp;
  * @mount_phase_ns: when, in the last mount, the flash was set up, the
  *		    journal mounted and the root inode read
  * @orphans: orphan inodes the mounts deleted
+ * @compr_tried: data blocks a compressor was run on
+ * @compr_skipped: data blocks stored raw without trying, the file's last
+ *		   blocks having not compressed
  * @debugfs: the debugfs directory of this mount
  * @kobj: /sys/fs/sffs/mtdN/
  * @kobj_gone: @kobj released
@@ -65,6 +77,8 @@ struct sffs_info {
 	u64 mount_ns;
 	u64 mount_phase_ns[3];
 	unsigned long orphans;
+	unsigned long compr_tried;
+	unsigned long compr_skipped;
 	struct dentry *debugfs;
 	struct kobject kobj;
 	struct completion kobj_gone;
@@ -75,6 +89,8 @@ struct sffs_info {
  * struct sffs_inode - an SFFS inode in RAM
  * @vfs_inode: the VFS inode
  * @compr: compression of this file's new data
+ * @compr_misses: blocks in a row that did not compress, up to
+ *		  %SFFS_COMPR_MISSES; RAM only
  * @flags: on-flash inode flags
  * @xattr_cnt: number of extended attributes
  * @xattr_size: bytes of their names and values
@@ -83,6 +99,7 @@ struct sffs_inode {
 	struct inode vfs_inode;
 	loff_t flash_size;	/* the size the last inode node journaled */
 	u8 compr;
+	u8 compr_misses;
 	u32 flags;
 	u32 xattr_cnt;
 	u32 xattr_size;

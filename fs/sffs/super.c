@@ -37,6 +37,7 @@ static struct inode *sffs_alloc_inode(struct super_block *sb)
 		return NULL;
 	si->flash_size = 0;
 	si->compr = 0;
+	si->compr_misses = 0;
 	si->flags = 0;
 	si->xattr_cnt = 0;
 	si->xattr_size = 0;

@@ -49,6 +49,8 @@ SFFS_ATTR(free_bytes, c->j.free);
 SFFS_ATTR(dirty_bytes, c->j.dirty);
 SFFS_ATTR(used_bytes, c->j.used);
 SFFS_ATTR(orphans_deleted, c->orphans);
+SFFS_ATTR(compr_tried, c->compr_tried);
+SFFS_ATTR(compr_skipped, c->compr_skipped);
 SFFS_ATTR(program_failures, c->io.write_errors);
 SFFS_ATTR(bad_reserve_blocks, sffs_bad_reserve_blocks(&c->j));
 
@@ -73,6 +75,8 @@ static struct attribute *sffs_attrs[] = {
 	&sffs_attr_dirty_bytes.attr,
 	&sffs_attr_used_bytes.attr,
 	&sffs_attr_orphans_deleted.attr,
+	&sffs_attr_compr_tried.attr,
+	&sffs_attr_compr_skipped.attr,
 	&sffs_attr_program_failures.attr,
 	&sffs_attr_bad_reserve_blocks.attr,
 	NULL,
