@@ -184,15 +184,17 @@ bench-flash: tree
 ## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
 ##                    driver_async_probe=* and the series on the benchmark
 ##                    module's graph; boot to /init against the stock kernel
+##                    (the two kernels differ only by CONFIG_DRIVER_PARALLEL_PROBE)
 BOBJ		= $(TREE)/.obj-$(ARCH)-bench
 SOBJ		= $(BUILD)/base-wt/.obj-$(ARCH)-stock
 bench-probe: tree
-	$(H)/kbuild.sh $(ARCH) $(TREE) $(BOBJ) $(TEST_FRAGS) \
-		$(H)/configs/bench-probe.config
+	$(H)/kbuild.sh $(ARCH) $(TREE) $(BOBJ) $(H)/configs/$(ARCH).config \
+		$(H)/configs/qemu-test.config $(H)/configs/bench-probe.config
 	$(H)/worktree.sh $(TREE) $(BUILD)/base-wt
 	git -C $(BUILD)/base-wt checkout -q --detach base
 	$(H)/kbuild.sh $(ARCH) $(BUILD)/base-wt $(SOBJ) \
-		$(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config
+		$(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
+		$(H)/configs/bench-probe-stock.config
 	$(H)/bench-probe.sh $(ARCH) $(BOBJ)/$(IMAGE_$(ARCH)) \
 		$(SOBJ)/$(IMAGE_$(ARCH)) \
 		$(BOBJ)/drivers/base/test/parallel_probe_bench.ko \

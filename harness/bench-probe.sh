@@ -9,13 +9,15 @@
 # ("driver_parallel_probe=off driver_async_probe=*") and the series
 # (default), each BENCH_REPS times in one boot.  Then the time from power
 # on to /init of KERNEL without the module against STOCK_KERNEL (the base
-# without the series), BENCH_BOOTS boots each.  Writes OUT/probe.json,
-# OUT/probe.md and OUT/probe*.png.
+# without the series, configured the same but for the scheduler), and of
+# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS rounds in which
+# the three take turns.  Writes OUT/probe.json, OUT/probe.md and
+# OUT/probe*.png.
 set -uo pipefail
 arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
-reps=${BENCH_REPS:-3}
-boots=${BENCH_BOOTS:-5}
+reps=${BENCH_REPS:-5}
+boots=${BENCH_BOOTS:-7}
 params=${BENCH_PARAMS:-}
 mkdir -p "$out"
 rc=0
@@ -35,13 +37,21 @@ for mode in sync async series; do
 		--run "./probe-guest.sh $mode $reps $params" |
 		grep -E '^(ok|not ok|PASS|FAIL)' | sed 's/^/   /' || rc=1
 done
-for k in stock series; do
-	img=$kernel
-	[ "$k" = stock ] && img=$stock
-	for b in $(seq 1 "$boots"); do
-		"$here/qemu-run" --arch "$arch" --kernel "$img" --busybox "$busybox" \
-			--name "bench-boot-$arch-$k-$b" \
-			--workdir "$out/boot-$arch-$k-$b" --mem 256 --timeout 300 \
+# Boot to /init without the module.  The kernels take turns, so that
+# whatever else runs on this host slows all of them alike, and the load
+# average at each boot is kept with it.  The series' kernel boots twice a
+# round: as it is, and with the scheduler off.
+declare -A bimg=([stock]=$stock [series]=$kernel [series-off]=$kernel)
+declare -A bapp=([stock]="" [series]="" [series-off]="driver_parallel_probe=off")
+for b in $(seq 1 "$boots"); do
+	for k in stock series series-off; do
+		wd=$out/boot-$arch-$k-$b
+		mkdir -p "$wd"
+		cut -d' ' -f1-3 /proc/loadavg > "$wd/loadavg"
+		"$here/qemu-run" --arch "$arch" --kernel "${bimg[$k]}" \
+			--busybox "$busybox" --name "bench-boot-$arch-$k-$b" \
+			--workdir "$wd" --mem 256 --timeout 300 \
+			--append "printk.time=1 ${bapp[$k]}" \
 			--run 'echo ok 1 boot' >/dev/null || rc=1
 	done
 done

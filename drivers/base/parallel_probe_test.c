@@ -17,6 +17,7 @@
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/prandom.h>
 
 #include "base.h"
@@ -45,14 +46,20 @@ struct ppt_node {
 	bool late;		/* bound by the late driver */
 	bool gone;		/* unregistered, or about to be */
 	bool bound;		/* between the end of probe and remove */
+	bool fail;		/* the PM driver's probe fails after devres */
+	bool suspended;		/* runtime suspended (PM driver) */
 	atomic_t probes;
 	atomic_t removes;
+	atomic_t devres;	/* devres actions not released yet */
 };
 
 struct ppt_graph {
 	int n;
 	struct ppt_node node[PPT_MAX];
+	bool blocked;		/* probing blocked: no probe may start */
 	atomic_t order_errors;
+	atomic_t pm_errors;
+	atomic_t blocked_probes;
 	atomic_t running;
 	atomic_t max_running;
 };
@@ -68,6 +75,8 @@ static int ppt_probe(struct platform_device *pdev)
 	struct ppt_graph *g = nd->g;
 	int running, max, i;
 
+	if (READ_ONCE(g->blocked))
+		atomic_inc(&g->blocked_probes);
 	running = atomic_inc_return(&g->running);
 	max = atomic_read(&g->max_running);
 	while (running > max && !atomic_try_cmpxchg(&g->max_running, &max, running))
@@ -119,6 +128,83 @@ static struct platform_driver ppt_late_driver = {
 	.remove = ppt_remove,
 	.driver = {
 		.name = PPT_LATE_DRV,
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static int ppt_rpm_usage(struct device *dev)
+{
+#ifdef CONFIG_PM
+	return atomic_read(&dev->power.usage_count);
+#else
+	return 0;
+#endif
+}
+
+static void ppt_devres_release(void *data)
+{
+	struct ppt_node *nd = data;
+
+	atomic_dec(&nd->devres);
+}
+
+/*
+ * The probe of a driver with runtime PM and devres: its device's parent
+ * must be runtime active while it probes (the driver core resumes it), and
+ * what it allocates with devres must be released when it fails or unbinds.
+ */
+static int ppt_pm_probe(struct platform_device *pdev)
+{
+	struct ppt_node *nd = ppt_node_of(&pdev->dev);
+	struct ppt_graph *g = nd->g;
+	int ret;
+
+	if (nd->parent >= 0 &&
+	    (READ_ONCE(g->node[nd->parent].suspended) ||
+	     !pm_runtime_active(pdev->dev.parent)))
+		atomic_inc(&g->pm_errors);
+
+	atomic_inc(&nd->devres);
+	ret = devm_add_action_or_reset(&pdev->dev, ppt_devres_release, nd);
+	if (ret)
+		return ret;
+	if (!devm_kzalloc(&pdev->dev, 64, GFP_KERNEL))
+		return -ENOMEM;
+	if (nd->fail) {
+		usleep_range(nd->delay_us, nd->delay_us + 20);
+		atomic_inc(&nd->probes);
+		return -EIO;
+	}
+
+	pm_runtime_set_active(&pdev->dev);
+	ret = devm_pm_runtime_enable(&pdev->dev);
+	if (ret)
+		return ret;
+	return ppt_probe(pdev);
+}
+
+static int ppt_runtime_suspend(struct device *dev)
+{
+	WRITE_ONCE(ppt_node_of(dev)->suspended, true);
+	return 0;
+}
+
+static int ppt_runtime_resume(struct device *dev)
+{
+	WRITE_ONCE(ppt_node_of(dev)->suspended, false);
+	return 0;
+}
+
+static const struct dev_pm_ops ppt_pm_ops = {
+	SET_RUNTIME_PM_OPS(ppt_runtime_suspend, ppt_runtime_resume, NULL)
+};
+
+static struct platform_driver ppt_pm_driver = {
+	.probe = ppt_pm_probe,
+	.remove = ppt_remove,
+	.driver = {
+		.name = PPT_DRV,
+		.pm = &ppt_pm_ops,
 		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
 	},
 };
@@ -294,13 +380,15 @@ static void ppt_random_graphs(struct kunit *test)
 }
 
 /*
- * The driver goes away while its probes are queued, running or parked.
- * Once driver_unregister() returns no probe of it runs and no device is
- * bound to it; the parked requests go when their devices do.
+ * The driver goes away while its probes are queued, running or parked, as
+ * when its module is unloaded.  Once driver_unregister() returns no probe
+ * of it runs, then or later, and no device is bound to it; the parked
+ * requests go when their devices do.
  */
 static void ppt_driver_unregister_in_flight(struct kunit *test)
 {
 	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	int probes[PPT_MAX];
 	struct rnd_state rnd;
 	unsigned int iter;
 	int i;
@@ -316,15 +404,26 @@ static void ppt_driver_unregister_in_flight(struct kunit *test)
 		usleep_range(1, 1 + prandom_u32_state(&rnd) % 1000);
 		platform_driver_unregister(&ppt_driver);
 
+		/*
+		 * A module frees the driver's code once this returns: no
+		 * probe of it may run then or later.
+		 */
 		KUNIT_EXPECT_EQ(test, atomic_read(&g->running), 0);
+		for (i = 0; i < g->n; i++)
+			probes[i] = atomic_read(&g->node[i].probes);
+		wait_for_device_probe();
+		usleep_range(500, 1000);
 		for (i = 0; i < g->n; i++) {
 			struct ppt_node *nd = &g->node[i];
 
 			KUNIT_EXPECT_NULL(test, nd->pdev->dev.driver);
 			KUNIT_EXPECT_EQ(test, atomic_read(&nd->probes),
 					atomic_read(&nd->removes));
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nd->probes),
+					    probes[i],
+					    "graph %u device %d probed after driver_unregister()",
+					    iter, i);
 		}
-		wait_for_device_probe();
 		ppt_unregister_devices(g);
 		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
 		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
@@ -472,11 +571,135 @@ static void ppt_late_supplier(struct kunit *test)
 	}
 }
 
+/* a device that is nobody's parent or supplier */
+static bool ppt_leaf(struct ppt_graph *g, int i)
+{
+	int j;
+
+	for (j = i + 1; j < g->n; j++)
+		if (g->node[j].parent == i || test_bit(i, g->node[j].suppliers))
+			return false;
+	return true;
+}
+
+/*
+ * Probes that resume the parent and allocate with devres, some failing
+ * after their allocations.  While a device probes its parent is runtime
+ * active; every devres action is released once the probe fails or the
+ * driver unbinds; the runtime PM usage counts the driver core takes
+ * around a probe are all given back.
+ */
+static void ppt_runtime_pm_devres(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct rnd_state rnd;
+	unsigned int iter;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+
+	for (iter = 0; iter < graphs / 4; iter++) {
+		ppt_random_graph(&rnd, g, 0);
+		for (i = 0; i < g->n; i++)
+			g->node[i].fail = ppt_leaf(g, i) &&
+					  prandom_u32_state(&rnd) % 4 == 0;
+		ppt_register_devices(test, g);
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_pm_driver), 0);
+		wait_for_device_probe();
+		for (i = 0; i < g->n; i++) {
+			struct ppt_node *nd = &g->node[i];
+			bool bound = nd->pdev->dev.driver;
+
+			KUNIT_EXPECT_EQ_MSG(test, bound, !nd->fail,
+					    "graph %u device %d", iter, i);
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nd->probes), 1,
+					    "graph %u device %d", iter, i);
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nd->devres),
+					    bound ? 1 : 0,
+					    "graph %u device %d: devres", iter, i);
+		}
+
+		platform_driver_unregister(&ppt_pm_driver);
+		for (i = 0; i < g->n; i++) {
+			struct device *dev = &g->node[i].pdev->dev;
+
+			pm_runtime_barrier(dev);
+			KUNIT_EXPECT_EQ_MSG(test, atomic_read(&g->node[i].devres), 0,
+					    "graph %u device %d: devres after unbind",
+					    iter, i);
+			KUNIT_EXPECT_EQ_MSG(test, ppt_rpm_usage(dev), 0,
+					    "graph %u device %d: runtime PM usage",
+					    iter, i);
+		}
+		ppt_unregister_devices(g);
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&g->pm_errors), 0,
+				    "graph %u: a device probed with its parent suspended",
+				    iter);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
+		if (atomic_read(&g->order_errors) || atomic_read(&g->pm_errors))
+			break;
+	}
+}
+
+/*
+ * device_shutdown() waits for the probes in flight and blocks probing
+ * (wait_for_device_probe(), device_block_probing()) while others are
+ * queued or parked.  From then on no probe may start, not even of the
+ * parked devices whose late supplier's driver comes now; they defer and
+ * bind once probing is unblocked, as after an aborted suspend.
+ */
+static void ppt_shutdown_in_flight(struct kunit *test)
+{
+	struct ppt_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	struct rnd_state rnd;
+	unsigned int iter;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	ppt_init(test, &rnd);
+
+	for (iter = 0; iter < graphs / 8; iter++) {
+		ppt_random_graph(&rnd, g, 20);
+		ppt_register_devices(test, g);
+
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_driver), 0);
+		usleep_range(1, 1 + prandom_u32_state(&rnd) % 1000);
+
+		wait_for_device_probe();
+		device_block_probing();
+		WRITE_ONCE(g->blocked, true);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->running), 0);
+		KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_late_driver), 0);
+		wait_for_device_probe();
+		usleep_range(500, 1000);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&g->blocked_probes), 0,
+				    "graph %u: a probe started with probing blocked",
+				    iter);
+		WRITE_ONCE(g->blocked, false);
+		device_unblock_probing();
+
+		wait_for_device_probe();
+		ppt_check_bound(test, g, 1, iter);
+
+		platform_driver_unregister(&ppt_late_driver);
+		platform_driver_unregister(&ppt_driver);
+		ppt_unregister_devices(g);
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&g->order_errors), 0);
+		if (atomic_read(&g->order_errors) || atomic_read(&g->blocked_probes))
+			break;
+	}
+}
+
 static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_random_graphs),
 	KUNIT_CASE(ppt_driver_unregister_in_flight),
 	KUNIT_CASE(ppt_device_removal_in_flight),
 	KUNIT_CASE(ppt_late_supplier),
+	KUNIT_CASE(ppt_runtime_pm_devres),
+	KUNIT_CASE(ppt_shutdown_in_flight),
 	{}
 };
 

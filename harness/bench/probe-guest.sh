@@ -15,6 +15,10 @@
 #                counters in debugfs: supplier checks and the driver's own)
 #   drvdefer     those the benchmark driver itself returned
 #   at_once      most probes sleeping at the same time
+#   path_wait_us, path_probe_us  on the chain of probes that ended last
+#                (back along the dependency bound last before each start),
+#                the time between dependencies bound and probe start, and
+#                the time in the probes
 set -u
 mode=$1
 reps=$2
@@ -46,7 +50,8 @@ while [ "$i" -lt "$reps" ]; do
 	# let deferred retries that were already queued finish
 	sleep 0.5
 	d1=$(stat deferrals)
-	for k in bound_us done_us critical_us critical_run_us sum_us; do
+	for k in bound_us done_us critical_us critical_run_us sum_us \
+		 path_wait_us path_probe_us; do
 		metric "${k}_$i" "$(cat $P/$k)"
 	done
 	metric "deferrals_$i" $((d1 - d0))

@@ -90,6 +90,14 @@ static unsigned int max_running;
 module_param(max_running, uint, 0444);
 MODULE_PARM_DESC(max_running, "most probes sleeping at once");
 
+static unsigned long long path_wait_us;
+module_param(path_wait_us, ullong, 0444);
+MODULE_PARM_DESC(path_wait_us, "on the chain of probes that ended last, time between a probe's dependencies bound and its start");
+
+static unsigned long long path_probe_us;
+module_param(path_probe_us, ullong, 0444);
+MODULE_PARM_DESC(path_probe_us, "on the same chain, time in the probes");
+
 #define MAX_SUPPLIERS	8
 
 struct bench_node {
@@ -100,6 +108,8 @@ struct bench_node {
 	int supplier[MAX_SUPPLIERS];
 	unsigned int sleep_us;
 	unsigned int took_us;
+	ktime_t start;
+	ktime_t end;
 	bool late;
 	bool bound;
 };
@@ -142,6 +152,40 @@ static u64 bench_critical(bool actual)
 	return longest;
 }
 
+/*
+ * Where the time of this run went: from the probe that ended last, back
+ * along the dependency (parent or supplier) that was bound last when each
+ * probe started, the time spent probing and the time between the last
+ * dependency bound (or the driver registered) and the start of the probe.
+ */
+static void bench_path(void)
+{
+	int i = -1, j, k, n;
+
+	for (j = 0; j < devices; j++)
+		if (i < 0 || ktime_after(nodes[j].end, nodes[i].end))
+			i = j;
+	path_wait_us = 0;
+	path_probe_us = 0;
+	for (n = 0; i >= 0 && n < devices; n++) {
+		struct bench_node *nd = &nodes[i];
+		ktime_t ready = t_drivers;
+		int pred = -1;
+
+		for (k = -1; k < nd->nr_suppliers; k++) {
+			j = k < 0 ? nd->parent : nd->supplier[k];
+			if (j >= 0 && ktime_after(nodes[j].end, ready)) {
+				ready = nodes[j].end;
+				pred = j;
+			}
+		}
+		path_probe_us += ktime_us_delta(nd->end, nd->start);
+		if (ktime_after(nd->start, ready))
+			path_wait_us += ktime_us_delta(nd->start, ready);
+		i = pred;
+	}
+}
+
 static int bench_probe(struct platform_device *pdev)
 {
 	struct bench_node *nd = &nodes[pdev->id];
@@ -159,7 +203,9 @@ static int bench_probe(struct platform_device *pdev)
 	start = ktime_get();
 	/* hrtimer based: msleep() would round up to jiffies */
 	usleep_range(nd->sleep_us, nd->sleep_us + 100);
-	nd->took_us = ktime_us_delta(ktime_get(), start);
+	nd->end = ktime_get();
+	nd->start = start;
+	nd->took_us = ktime_us_delta(nd->end, start);
 	atomic_dec(&running);
 
 	WRITE_ONCE(nd->bound, true);
@@ -168,11 +214,13 @@ static int bench_probe(struct platform_device *pdev)
 
 		driver_deferrals = atomic_read(&deferrals);
 		critical_run_us = bench_critical(true);
+		bench_path();
 		bound_us = ktime_us_delta(end, t_drivers);
 		WRITE_ONCE(done_us, ktime_us_delta(end, t_start));
-		pr_info("%u devices bound in %llu us (%llu us from driver registration), critical path %llu us (%llu us as the probes took), sum %llu us, %u driver deferrals, %u probes at once\n",
+		pr_info("%u devices bound in %llu us (%llu us from driver registration), critical path %llu us (%llu us as the probes took), sum %llu us, %u driver deferrals, %u probes at once, last chain %llu us probing %llu us waiting\n",
 			devices, done_us, bound_us, critical_us,
-			critical_run_us, sum_us, driver_deferrals, max_running);
+			critical_run_us, sum_us, driver_deferrals, max_running,
+			path_probe_us, path_wait_us);
 	}
 	return 0;
 }
