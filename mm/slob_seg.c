@@ -45,6 +45,11 @@
  *    a class at the edge of a page does not allocate and free one at
  *    every call.
  *
+ *  - The largest classes have slabs of two or four pages (compound
+ *    pages), which hold their objects with less left over.  A cache
+ *    whose objects a class would fit badly, objects above the classes
+ *    included, gets a pool of its own with slots of its exact size.
+ *
  *  - Larger objects are whole pages from the page allocator, as in SLOB.
  *
  * With CONFIG_SLOB_SEG_DEBUG every object ends in a tail that holds a red
@@ -154,7 +159,10 @@ struct seg_cpu_stack {
 	void *objs[SEG_CPU_MAX];
 };
 
-static DEFINE_PER_CPU(struct seg_cpu_stack [SEG_NR_CLASSES], seg_cpu);
+/* Stacks for the classes up to SEG_CPU_BYTES (8 to 512 bytes): 23 of them. */
+#define SEG_CPU_CLASSES	23
+
+static DEFINE_PER_CPU(struct seg_cpu_stack [SEG_CPU_CLASSES], seg_cpu);
 static u8 seg_cpu_cap[SEG_NR_CLASSES + 1] __ro_after_init;
 
 /* Empty pages kept for any class; see the comment at the top. */
@@ -327,10 +335,6 @@ static void seg_debug_ksize(void *obj, struct slob_seg_pool *p)
 	seg_tail(obj, p->size)->orig = seg_usable(p);
 }
 
-unsigned long slob_seg_debug_errors(void)
-{
-	return atomic_long_read(&seg_debug_errors);
-}
 #else
 static inline void seg_debug_alloc(void *obj, struct slob_seg_pool *p,
 				   unsigned int orig) { }
@@ -342,13 +346,20 @@ static inline bool seg_debug_free(void *obj, struct slab *slab, bool rcu)
 
 static inline void seg_debug_poison(void *obj, struct slob_seg_pool *p) { }
 static inline void seg_debug_ksize(void *obj, struct slob_seg_pool *p) { }
+#endif
 
+#if IS_ENABLED(CONFIG_SLOB_SEG_KUNIT_TEST)
+/* For the KUnit tests only. */
 unsigned long slob_seg_debug_errors(void)
 {
+#ifdef CONFIG_SLOB_SEG_DEBUG
+	return atomic_long_read(&seg_debug_errors);
+#else
 	return 0;
-}
 #endif
+}
 EXPORT_SYMBOL_GPL(slob_seg_debug_errors);
+#endif
 
 /*
  * Objects larger than the classes are compound pages from the page
@@ -550,9 +561,13 @@ static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
 	new = seg_new_slab(p, gfp, node);
 	if (!new) {
 		/* No high-order page: the object gets pages of its own. */
-		if (p->order)
-			return seg_alloc_pages(p->size, seg_gfp(p, gfp), node);
-		return NULL;
+		if (!p->order)
+			return NULL;
+		obj = seg_alloc_pages(p->size, seg_gfp(p, gfp), node);
+		/* What the debug checks expect of a free slot. */
+		if (obj)
+			seg_debug_poison(obj, p);
+		return obj;
 	}
 	spin_lock_irqsave(&p->lock, flags);
 	/* Another CPU may have added a slab meanwhile: use it first. */
@@ -613,7 +628,7 @@ static void seg_cpu_drain(unsigned int cpu)
 	unsigned int i;
 
 	local_irq_save(flags);
-	for (i = 0; i < SEG_NR_CLASSES; i++)
+	for (i = 0; i < SEG_CPU_CLASSES; i++)
 		seg_cpu_flush(&seg_pools[SEG_NORMAL][i],
 			      per_cpu_ptr(&seg_cpu[i], cpu), 0);
 	local_irq_restore(flags);
@@ -1037,6 +1052,8 @@ int __kmem_cache_shrink(struct kmem_cache *d)
 	}
 }
 
+#if IS_ENABLED(CONFIG_SLOB_SEG_KUNIT_TEST)
+/* For the KUnit tests only. */
 bool slob_seg_kmalloc_usage(size_t size, struct slob_seg_usage *u)
 {
 	struct slob_seg_pool *p;
@@ -1050,6 +1067,7 @@ bool slob_seg_kmalloc_usage(size_t size, struct slob_seg_usage *u)
 	return true;
 }
 EXPORT_SYMBOL_GPL(slob_seg_kmalloc_usage);
+#endif
 
 static struct kmem_cache kmem_cache_boot = {
 	.name = "kmem_cache",
@@ -1063,13 +1081,15 @@ void __init kmem_cache_init(void)
 {
 	unsigned int minalign = max_t(unsigned int, ARCH_KMALLOC_MINALIGN,
 				      arch_slab_minalign());
-	unsigned int i, k, n, c;
+	struct slob_seg_pool *p;
+	unsigned int i, k, n;
 
 	for (k = 0; k < SEG_NR_KINDS; k++) {
 		for (i = 0; i < SEG_NR_CLASSES; i++) {
 			seg_init_pool(&seg_pools[k][i], seg_sizes[i], k, i);
-			seg_cpu_cap[i] = min(SEG_CPU_MAX,
-					     SEG_CPU_BYTES / seg_sizes[i]);
+			if (i < SEG_CPU_CLASSES)
+				seg_cpu_cap[i] = min(SEG_CPU_MAX,
+						     SEG_CPU_BYTES / seg_sizes[i]);
 		}
 	}
 
@@ -1085,14 +1105,10 @@ void __init kmem_cache_init(void)
 
 		if (is_power_of_2(bytes))
 			align = max(align, bytes);
-		for (c = 0; c < SEG_NR_CLASSES; c++) {
-			if (seg_sizes[c] >= bytes + SEG_TAIL &&
-			    !(seg_sizes[c] % align))
-				break;
-		}
-		if (c == SEG_NR_CLASSES)
+		p = seg_find_pool(bytes, align, SEG_NORMAL);
+		if (!p)
 			break;
-		seg_kmalloc_class[n] = c;
+		seg_kmalloc_class[n] = p->class;
 		seg_kmalloc_max = bytes;
 	}
 
