@@ -535,8 +535,46 @@ static void *seg_cpu_refill(struct slob_seg_pool *p, struct seg_cpu_stack *st)
 	return st->n ? st->objs[--st->n] : NULL;
 }
 
-static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
+/*
+ * Bounded best fit: before a class starts a new slab, take a free slot of
+ * one of the next two classes, up to twice the size, that keep the
+ * alignment of the class.  A class that few objects use then fills the
+ * holes of its neighbours instead of holding a page of its own.  The
+ * object belongs to the slab it is in, which gives kfree() and ksize().
+ * Only for caches: ksize() of a kmalloc() object is what
+ * kmalloc_size_roundup() said it would be.
+ */
+static void *seg_borrow(struct slob_seg_pool **pp)
 {
+	struct slob_seg_pool *p = *pp, *q;
+	unsigned int i, align = p->size & -p->size;
+	unsigned long flags;
+	void *obj;
+
+	for (i = p->class + 1; i < SEG_NR_CLASSES && i <= p->class + 2; i++) {
+		q = &seg_pools[p->kind][i];
+		if (q->size > 2 * p->size || q->size % align ||
+		    list_empty(&q->partial))
+			continue;
+		spin_lock_irqsave(&q->lock, flags);
+		obj = seg_take(q);
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (obj) {
+			*pp = q;
+			return obj;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * An object of pool *@pp, or with @borrow of a larger class, whose pool is
+ * then returned in *@pp.
+ */
+static void *seg_alloc(struct slob_seg_pool **pp, gfp_t gfp, int node,
+		       bool borrow)
+{
+	struct slob_seg_pool *p = *pp;
 	struct slab *new;
 	unsigned long flags;
 	void *obj;
@@ -558,6 +596,11 @@ static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
 			return obj;
 	}
 
+	if (borrow && p->class < SEG_OWN) {
+		obj = seg_borrow(pp);
+		if (obj)
+			return obj;
+	}
 	new = seg_new_slab(p, gfp, node);
 	if (!new) {
 		/* No high-order page: the object gets pages of its own. */
@@ -709,7 +752,7 @@ __do_kmalloc_node(size_t size, gfp_t gfp, int node, unsigned long caller)
 		if (unlikely(!size))
 			return ZERO_SIZE_PTR;
 		p = seg_kmalloc_pool(size, gfp);
-		ret = seg_alloc(p, gfp, node);
+		ret = seg_alloc(&p, gfp, node, false);
 		/*
 		 * kmalloc() objects may use their whole slot (ksize()), so
 		 * zero all of it, but for the red zone of debug kernels.
@@ -899,16 +942,16 @@ int __kmem_cache_create(struct kmem_cache *c, slab_flags_t flags)
 
 static void *slob_alloc_node(struct kmem_cache *c, gfp_t gfp, int node)
 {
+	struct slob_seg_pool *p = c->pool;
 	void *b;
 
 	gfp &= gfp_allowed_mask;
 	might_alloc(gfp);
 
-	if (likely(c->pool)) {
-		b = seg_alloc(c->pool, gfp, node);
+	if (likely(p)) {
+		b = seg_alloc(&p, gfp, node, true);
 		if (b)
-			seg_init_obj(b, c->pool, c->object_size,
-				     c->object_size, gfp);
+			seg_init_obj(b, p, c->object_size, c->object_size, gfp);
 	} else {
 		if (c->flags & SLAB_CACHE_DMA32)
 			gfp |= GFP_DMA32;
