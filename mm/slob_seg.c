@@ -536,11 +536,13 @@ static void *seg_cpu_refill(struct slob_seg_pool *p, struct seg_cpu_stack *st)
 }
 
 /*
- * Bounded best fit: before a class starts a new slab, take a free slot of
- * one of the next two classes, up to twice the size, that keep the
- * alignment of the class.  A class that few objects use then fills the
- * holes of its neighbours instead of holding a page of its own.  The
- * object belongs to the slab it is in, which gives kfree() and ksize().
+ * Bounded best fit: before a class that has no slab starts one, take a
+ * free slot of one of the next two classes, up to one and a half times
+ * the size, that keep the alignment of the class.  A class that few
+ * objects use then fills the holes of its neighbours instead of holding a
+ * page of its own; a class with a slab of its own uses it, so that two
+ * classes do not take each other's free slots in turn.  The object
+ * belongs to the slab it is in, which gives kfree() and ksize().
  * Only for caches: ksize() of a kmalloc() object is what
  * kmalloc_size_roundup() said it would be.
  */
@@ -553,7 +555,7 @@ static void *seg_borrow(struct slob_seg_pool **pp)
 
 	for (i = p->class + 1; i < SEG_NR_CLASSES && i <= p->class + 2; i++) {
 		q = &seg_pools[p->kind][i];
-		if (q->size > 2 * p->size || q->size % align ||
+		if (q->size > p->size + p->size / 2 || q->size % align ||
 		    list_empty(&q->partial))
 			continue;
 		spin_lock_irqsave(&q->lock, flags);
@@ -596,7 +598,7 @@ static void *seg_alloc(struct slob_seg_pool **pp, gfp_t gfp, int node,
 			return obj;
 	}
 
-	if (borrow && p->class < SEG_OWN) {
+	if (borrow && p->class < SEG_OWN && !READ_ONCE(p->nr_slabs)) {
 		obj = seg_borrow(pp);
 		if (obj)
 			return obj;
