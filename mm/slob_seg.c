@@ -140,8 +140,12 @@ struct slob_seg_pool {
 
 static struct slob_seg_pool seg_pools[SEG_NR_KINDS][SEG_NR_CLASSES];
 
-/* kmalloc(size): class index by DIV_ROUND_UP(size, SEG_QUANTUM). */
-static u8 seg_kmalloc_class[SEG_MAX / SEG_QUANTUM + 1] __ro_after_init;
+/*
+ * kmalloc(size): class index by seg_kmalloc_index(size), which counts
+ * steps of SEG_QUANTUM up to 512 bytes and of 32 bytes above.
+ */
+#define SEG_KMALLOC_STEPS	(512 / SEG_QUANTUM + (SEG_MAX - 512) / 32)
+static u8 seg_kmalloc_class[SEG_KMALLOC_STEPS + 1] __ro_after_init;
 static unsigned int seg_kmalloc_max __ro_after_init;
 
 /*
@@ -230,10 +234,25 @@ static inline enum node_stat_item seg_stat(const struct slob_seg_pool *p)
 					NR_SLAB_UNRECLAIMABLE_B;
 }
 
+static inline unsigned int seg_kmalloc_index(size_t size)
+{
+	if (size <= 512)
+		return DIV_ROUND_UP(size, SEG_QUANTUM);
+	return 512 / SEG_QUANTUM + DIV_ROUND_UP(size - 512, 32);
+}
+
+/* The largest size of step @n of seg_kmalloc_index(). */
+static inline unsigned int seg_kmalloc_step(unsigned int n)
+{
+	if (n <= 512 / SEG_QUANTUM)
+		return n * SEG_QUANTUM;
+	return 512 + (n - 512 / SEG_QUANTUM) * 32;
+}
+
 /* The pool of kmalloc(size, gfp); size is at most seg_kmalloc_max. */
 static inline struct slob_seg_pool *seg_kmalloc_pool(size_t size, gfp_t gfp)
 {
-	unsigned int class = seg_kmalloc_class[DIV_ROUND_UP(size, SEG_QUANTUM)];
+	unsigned int class = seg_kmalloc_class[seg_kmalloc_index(size)];
 	unsigned int kind = SEG_NORMAL;
 
 	if (unlikely(gfp & (SEG_GFP_DMA | __GFP_RECLAIMABLE)))
@@ -834,9 +853,9 @@ size_t __ksize(const void *block)
 /*
  * Caches.
  */
-static struct slob_seg_pool *seg_find_pool(unsigned int size,
-					   unsigned int align,
-					   unsigned int kind)
+static noinline struct slob_seg_pool *seg_find_pool(unsigned int size,
+						    unsigned int align,
+						    unsigned int kind)
 {
 	unsigned int i;
 
@@ -871,8 +890,10 @@ static unsigned int seg_order(unsigned int size)
 	return best;
 }
 
-static void seg_init_pool(struct slob_seg_pool *p, unsigned int size,
-			  unsigned int kind, unsigned int class)
+/* Not inlined: kmem_cache_init() and seg_own_pool() share one copy. */
+static noinline void seg_init_pool(struct slob_seg_pool *p,
+				   unsigned int size, unsigned int kind,
+				   unsigned int class)
 {
 	spin_lock_init(&p->lock);
 	INIT_LIST_HEAD(&p->partial);
@@ -1144,8 +1165,8 @@ void __init kmem_cache_init(void)
 	 * to n.  A size that rounds up to a power of two gets its alignment
 	 * too, which does no harm.
 	 */
-	for (n = 1; n <= SEG_MAX / SEG_QUANTUM; n++) {
-		unsigned int bytes = n * SEG_QUANTUM;
+	for (n = 1; n <= SEG_KMALLOC_STEPS; n++) {
+		unsigned int bytes = seg_kmalloc_step(n);
 		unsigned int align = minalign;
 
 		if (is_power_of_2(bytes))
