@@ -1084,15 +1084,21 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t nr,
 }
 EXPORT_SYMBOL(kmem_cache_alloc_bulk);
 
-/* Pages of a class are shared; a cache's own pool must be empty. */
+/*
+ * Pages of a class are shared; a cache's own pool must be empty.  The
+ * objects of a SLAB_TYPESAFE_BY_RCU cache are freed after a grace period,
+ * and the cache is released after the frees queued before it have run.
+ */
 int __kmem_cache_shutdown(struct kmem_cache *c)
 {
-	return seg_is_own(c->pool) && READ_ONCE(c->pool->nr_objs);
+	return seg_is_own(c->pool) && !(c->flags & SLAB_TYPESAFE_BY_RCU) &&
+	       READ_ONCE(c->pool->nr_objs);
 }
 
+/* An RCU cache destroyed with objects left keeps their pool. */
 void __kmem_cache_release(struct kmem_cache *c)
 {
-	if (seg_is_own(c->pool))
+	if (seg_is_own(c->pool) && !READ_ONCE(c->pool->nr_objs))
 		kfree(c->pool);
 }
 
