@@ -867,7 +867,7 @@ static noinline struct slob_seg_pool *seg_find_pool(unsigned int size,
 }
 
 /* Bytes of slab per object of @size in slabs of 2^@order pages. */
-static unsigned int seg_cost(unsigned int size, unsigned int order)
+static noinline unsigned int seg_cost(unsigned int size, unsigned int order)
 {
 	unsigned int n = (PAGE_SIZE << order) / size;
 
@@ -882,11 +882,14 @@ static unsigned int seg_cost(unsigned int size, unsigned int order)
  */
 static unsigned int seg_order(unsigned int size)
 {
-	unsigned int o, best = 0;
+	unsigned int o, best = 0, cost = seg_cost(size, 0);
 
-	for (o = 1; o <= SEG_MAX_ORDER && size > PAGE_SIZE / 4; o++)
-		if (seg_cost(size, o) < seg_cost(size, best) / 16 * 15)
+	for (o = 1; o <= SEG_MAX_ORDER && size > PAGE_SIZE / 4; o++) {
+		if (seg_cost(size, o) < cost / 16 * 15) {
 			best = o;
+			cost = seg_cost(size, o);
+		}
+	}
 	return best;
 }
 
