@@ -45,6 +45,11 @@
  *    a class at the edge of a page does not allocate and free one at
  *    every call.
  *
+ *  - The largest classes have slabs of two or four pages (compound
+ *    pages), which hold their objects with less left over.  A cache
+ *    whose objects a class would fit badly, objects above the classes
+ *    included, gets a pool of its own with slots of its exact size.
+ *
  *  - Larger objects are whole pages from the page allocator, as in SLOB.
  *
  * With CONFIG_SLOB_SEG_DEBUG every object ends in a tail that holds a red
@@ -77,7 +82,8 @@
 #include "slob_seg.h"
 
 #define SEG_QUANTUM	8
-#define SEG_MAX		2048
+#define SEG_MAX		3264
+#define SEG_MAX_ORDER	2
 
 /*
  * Object sizes of the classes.  Up to 128 bytes, where most objects
@@ -85,12 +91,14 @@
  * into 14, 12, 10, 9, 8, 7, 6, 5, 4, 3 and 2 objects with at most a few
  * dozen bytes left over, which SLUB's power-of-two kmalloc caches do not.
  * 320, 384, 640 and 768 are there for kmalloc() where it aligns objects
- * to 64 bytes (ARCH_KMALLOC_MINALIGN on 32-bit ARM).
+ * to 64 bytes (ARCH_KMALLOC_MINALIGN on 32-bit ARM), and so are 1344,
+ * 2688 and 3264, which are multiples of 64 too: three objects in a page,
+ * in two pages and five in four (seg_order()).
  */
 static const unsigned short seg_sizes[] = {
 	8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224,
 	256, 288, 320, 336, 384, 400, 448, 512, 576, 640, 672, 768, 816,
-	1024, 1360, 2048,
+	1024, 1344, 2048, 2688, 3264,
 };
 
 #define SEG_NR_CLASSES	ARRAY_SIZE(seg_sizes)
@@ -106,14 +114,18 @@ enum seg_kind {
 
 struct slob_seg_pool {
 	spinlock_t lock;		/* the pool and its slabs */
+	unsigned int nr_slabs;
 	struct list_head partial;	/* slabs with a free object */
 	unsigned short size;		/* bytes per object slot */
 	unsigned short objs;		/* slots per slab */
 	unsigned char kind;
-	unsigned char class;		/* index in seg_sizes */
-	unsigned int nr_slabs;
+	unsigned char class;		/* index in seg_sizes, or SEG_OWN */
+	unsigned char order;		/* a slab is 2^order pages */
 	unsigned long nr_objs;		/* objects out of the slabs */
 };
+
+/* The class of a pool that belongs to one cache. */
+#define SEG_OWN		SEG_NR_CLASSES
 
 /* DMA pages go straight back to the page allocator, never to the spares. */
 #ifdef CONFIG_ZONE_DMA
@@ -128,8 +140,12 @@ struct slob_seg_pool {
 
 static struct slob_seg_pool seg_pools[SEG_NR_KINDS][SEG_NR_CLASSES];
 
-/* kmalloc(size): class index by DIV_ROUND_UP(size, SEG_QUANTUM). */
-static u8 seg_kmalloc_class[SEG_MAX / SEG_QUANTUM + 1] __ro_after_init;
+/*
+ * kmalloc(size): class index by seg_kmalloc_index(size), which counts
+ * steps of SEG_QUANTUM up to 512 bytes and of 32 bytes above.
+ */
+#define SEG_KMALLOC_STEPS	(512 / SEG_QUANTUM + (SEG_MAX - 512) / 32)
+static u8 seg_kmalloc_class[SEG_KMALLOC_STEPS + 1] __ro_after_init;
 static unsigned int seg_kmalloc_max __ro_after_init;
 
 /*
@@ -147,8 +163,11 @@ struct seg_cpu_stack {
 	void *objs[SEG_CPU_MAX];
 };
 
-static DEFINE_PER_CPU(struct seg_cpu_stack [SEG_NR_CLASSES], seg_cpu);
-static u8 seg_cpu_cap[SEG_NR_CLASSES] __ro_after_init;
+/* Stacks for the classes up to SEG_CPU_BYTES (8 to 512 bytes): 23 of them. */
+#define SEG_CPU_CLASSES	23
+
+static DEFINE_PER_CPU(struct seg_cpu_stack [SEG_CPU_CLASSES], seg_cpu);
+static u8 seg_cpu_cap[SEG_NR_CLASSES + 1] __ro_after_init;
 
 /* Empty pages kept for any class; see the comment at the top. */
 #define SEG_SPARE_MAX	2
@@ -215,10 +234,25 @@ static inline enum node_stat_item seg_stat(const struct slob_seg_pool *p)
 					NR_SLAB_UNRECLAIMABLE_B;
 }
 
+static inline unsigned int seg_kmalloc_index(size_t size)
+{
+	if (size <= 512)
+		return DIV_ROUND_UP(size, SEG_QUANTUM);
+	return 512 / SEG_QUANTUM + DIV_ROUND_UP(size - 512, 32);
+}
+
+/* The largest size of step @n of seg_kmalloc_index(). */
+static inline unsigned int seg_kmalloc_step(unsigned int n)
+{
+	if (n <= 512 / SEG_QUANTUM)
+		return n * SEG_QUANTUM;
+	return 512 + (n - 512 / SEG_QUANTUM) * 32;
+}
+
 /* The pool of kmalloc(size, gfp); size is at most seg_kmalloc_max. */
 static inline struct slob_seg_pool *seg_kmalloc_pool(size_t size, gfp_t gfp)
 {
-	unsigned int class = seg_kmalloc_class[DIV_ROUND_UP(size, SEG_QUANTUM)];
+	unsigned int class = seg_kmalloc_class[seg_kmalloc_index(size)];
 	unsigned int kind = SEG_NORMAL;
 
 	if (unlikely(gfp & (SEG_GFP_DMA | __GFP_RECLAIMABLE)))
@@ -320,10 +354,6 @@ static void seg_debug_ksize(void *obj, struct slob_seg_pool *p)
 	seg_tail(obj, p->size)->orig = seg_usable(p);
 }
 
-unsigned long slob_seg_debug_errors(void)
-{
-	return atomic_long_read(&seg_debug_errors);
-}
 #else
 static inline void seg_debug_alloc(void *obj, struct slob_seg_pool *p,
 				   unsigned int orig) { }
@@ -335,13 +365,58 @@ static inline bool seg_debug_free(void *obj, struct slab *slab, bool rcu)
 
 static inline void seg_debug_poison(void *obj, struct slob_seg_pool *p) { }
 static inline void seg_debug_ksize(void *obj, struct slob_seg_pool *p) { }
+#endif
 
+#if IS_ENABLED(CONFIG_SLOB_SEG_KUNIT_TEST)
+/* For the KUnit tests only. */
 unsigned long slob_seg_debug_errors(void)
 {
+#ifdef CONFIG_SLOB_SEG_DEBUG
+	return atomic_long_read(&seg_debug_errors);
+#else
 	return 0;
-}
 #endif
+}
 EXPORT_SYMBOL_GPL(slob_seg_debug_errors);
+#endif
+
+/*
+ * Objects larger than the classes are compound pages from the page
+ * allocator, as are objects of a multi-page class when no slab can be had.
+ */
+static void *seg_alloc_pages(size_t size, gfp_t gfp, int node)
+{
+	unsigned int order = get_order(size);
+	struct page *page;
+
+	page = alloc_pages_node(node, gfp | __GFP_COMP, order);
+	if (!page)
+		return NULL;
+	mod_node_page_state(page_pgdat(page), NR_SLAB_UNRECLAIMABLE_B,
+			    PAGE_SIZE << order);
+	return page_address(page);
+}
+
+static void seg_free_pages(struct folio *folio)
+{
+	unsigned int order = folio_order(folio);
+
+	mod_node_page_state(folio_pgdat(folio), NR_SLAB_UNRECLAIMABLE_B,
+			    -(PAGE_SIZE << order));
+	if (current->reclaim_state)
+		current->reclaim_state->reclaimed_slab += 1 << order;
+	__free_pages(folio_page(folio, 0), order);
+}
+
+/* The page allocator's flags for a pool's memory. */
+static inline gfp_t seg_gfp(const struct slob_seg_pool *p, gfp_t gfp)
+{
+	if (p->kind == SEG_RECLAIM)
+		gfp |= __GFP_RECLAIMABLE;
+	else if (p->kind == SEG_DMA_KIND)
+		gfp |= SEG_GFP_DMA;
+	return gfp;
+}
 
 /*
  * Pages: a new slab comes from the spare pages or the page allocator and
@@ -357,7 +432,7 @@ static struct slab *seg_new_slab(struct slob_seg_pool *p, gfp_t gfp, int node)
 	void *base, *obj;
 	unsigned int i;
 
-	if (READ_ONCE(seg_nr_spare) && p->kind != SEG_DMA_KIND) {
+	if (READ_ONCE(seg_nr_spare) && !p->order && p->kind != SEG_DMA_KIND) {
 		spin_lock_irqsave(&seg_spare_lock, flags);
 		if (seg_nr_spare)
 			page = seg_spare[--seg_nr_spare];
@@ -368,14 +443,15 @@ static struct slab *seg_new_slab(struct slob_seg_pool *p, gfp_t gfp, int node)
 					    -(int)PAGE_SIZE);
 	}
 	if (!page) {
-		gfp &= ~(__GFP_ZERO | __GFP_COMP);
-		if (p->kind == SEG_RECLAIM)
-			gfp |= __GFP_RECLAIMABLE;
-		page = alloc_pages_node(node, gfp, 0);
+		gfp = seg_gfp(p, gfp & ~__GFP_ZERO);
+		if (p->order)
+			gfp |= __GFP_COMP | __GFP_NOWARN | __GFP_NORETRY;
+		page = alloc_pages_node(node, gfp, p->order);
 		if (!page)
 			return NULL;
 	}
-	mod_node_page_state(page_pgdat(page), seg_stat(p), PAGE_SIZE);
+	mod_node_page_state(page_pgdat(page), seg_stat(p),
+			    PAGE_SIZE << p->order);
 
 	folio = page_folio(page);
 	__folio_set_slab(folio);
@@ -398,9 +474,10 @@ static void seg_free_slab(struct slab *slab, struct slob_seg_pool *p)
 	struct page *page = slab_page(slab);
 	unsigned long flags;
 
-	mod_node_page_state(page_pgdat(page), seg_stat(p), -(int)PAGE_SIZE);
+	mod_node_page_state(page_pgdat(page), seg_stat(p),
+			    -(PAGE_SIZE << p->order));
 	slab->pool = NULL;
-	if (p->kind != SEG_DMA_KIND) {
+	if (!p->order && p->kind != SEG_DMA_KIND) {
 		spin_lock_irqsave(&seg_spare_lock, flags);
 		if (seg_nr_spare < SEG_SPARE_MAX) {
 			seg_spare[seg_nr_spare++] = page;
@@ -415,8 +492,8 @@ static void seg_free_slab(struct slab *slab, struct slob_seg_pool *p)
 	}
 	__folio_clear_slab(slab_folio(slab));
 	if (current->reclaim_state)
-		current->reclaim_state->reclaimed_slab++;
-	__free_page(page);
+		current->reclaim_state->reclaimed_slab += 1 << p->order;
+	__free_pages(page, p->order);
 }
 
 /* An object from the first partial slab, or NULL; the pool is locked. */
@@ -447,14 +524,16 @@ static struct slab *seg_put(struct slob_seg_pool *p, void *obj)
 	seg_set_fp(obj, p->size, slab->freelist);
 	slab->freelist = obj;
 	p->nr_objs--;
-	if (slab->units-- == p->objs) {
-		/* Was full: fill it first, so emptier slabs can drain. */
-		list_add(&slab->slab_list, &p->partial);
-	} else if (!slab->units) {
-		list_del(&slab->slab_list);
+	if (!--slab->units) {
+		/* A slab of one object was full, so on no list. */
+		if (p->objs > 1)
+			list_del(&slab->slab_list);
 		p->nr_slabs--;
 		return slab;
 	}
+	/* Was full: fill it first, so emptier slabs can drain. */
+	if (slab->units == p->objs - 1)
+		list_add(&slab->slab_list, &p->partial);
 	return NULL;
 }
 
@@ -475,8 +554,48 @@ static void *seg_cpu_refill(struct slob_seg_pool *p, struct seg_cpu_stack *st)
 	return st->n ? st->objs[--st->n] : NULL;
 }
 
-static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
+/*
+ * Bounded best fit: before a class that has no slab starts one, take a
+ * free slot of one of the next two classes, up to one and a half times
+ * the size, that keep the alignment of the class.  A class that few
+ * objects use then fills the holes of its neighbours instead of holding a
+ * page of its own; a class with a slab of its own uses it, so that two
+ * classes do not take each other's free slots in turn.  The object
+ * belongs to the slab it is in, which gives kfree() and ksize().
+ * Only for caches: ksize() of a kmalloc() object is what
+ * kmalloc_size_roundup() said it would be.
+ */
+static void *seg_borrow(struct slob_seg_pool **pp)
 {
+	struct slob_seg_pool *p = *pp, *q;
+	unsigned int i, align = p->size & -p->size;
+	unsigned long flags;
+	void *obj;
+
+	for (i = p->class + 1; i < SEG_NR_CLASSES && i <= p->class + 2; i++) {
+		q = &seg_pools[p->kind][i];
+		if (q->size > p->size + p->size / 2 || q->size % align ||
+		    list_empty(&q->partial))
+			continue;
+		spin_lock_irqsave(&q->lock, flags);
+		obj = seg_take(q);
+		spin_unlock_irqrestore(&q->lock, flags);
+		if (obj) {
+			*pp = q;
+			return obj;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * An object of pool *@pp, or with @borrow of a larger class, whose pool is
+ * then returned in *@pp.
+ */
+static void *seg_alloc(struct slob_seg_pool **pp, gfp_t gfp, int node,
+		       bool borrow)
+{
+	struct slob_seg_pool *p = *pp;
 	struct slab *new;
 	unsigned long flags;
 	void *obj;
@@ -498,9 +617,22 @@ static void *seg_alloc(struct slob_seg_pool *p, gfp_t gfp, int node)
 			return obj;
 	}
 
+	if (borrow && p->class < SEG_OWN && !READ_ONCE(p->nr_slabs)) {
+		obj = seg_borrow(pp);
+		if (obj)
+			return obj;
+	}
 	new = seg_new_slab(p, gfp, node);
-	if (!new)
-		return NULL;
+	if (!new) {
+		/* No high-order page: the object gets pages of its own. */
+		if (!p->order)
+			return NULL;
+		obj = seg_alloc_pages(p->size, seg_gfp(p, gfp), node);
+		/* What the debug checks expect of a free slot. */
+		if (obj)
+			seg_debug_poison(obj, p);
+		return obj;
+	}
 	spin_lock_irqsave(&p->lock, flags);
 	/* Another CPU may have added a slab meanwhile: use it first. */
 	list_add_tail(&new->slab_list, &p->partial);
@@ -560,7 +692,7 @@ static void seg_cpu_drain(unsigned int cpu)
 	unsigned int i;
 
 	local_irq_save(flags);
-	for (i = 0; i < SEG_NR_CLASSES; i++)
+	for (i = 0; i < SEG_CPU_CLASSES; i++)
 		seg_cpu_flush(&seg_pools[SEG_NORMAL][i],
 			      per_cpu_ptr(&seg_cpu[i], cpu), 0);
 	local_irq_restore(flags);
@@ -575,30 +707,6 @@ static int seg_cpu_dead(unsigned int cpu)
 {
 	seg_cpu_drain(cpu);
 	return 0;
-}
-
-static void *seg_alloc_pages(size_t size, gfp_t gfp, int node)
-{
-	unsigned int order = get_order(size);
-	struct page *page;
-
-	page = alloc_pages_node(node, gfp | __GFP_COMP, order);
-	if (!page)
-		return NULL;
-	mod_node_page_state(page_pgdat(page), NR_SLAB_UNRECLAIMABLE_B,
-			    PAGE_SIZE << order);
-	return page_address(page);
-}
-
-static void seg_free_pages(struct folio *folio)
-{
-	unsigned int order = folio_order(folio);
-
-	mod_node_page_state(folio_pgdat(folio), NR_SLAB_UNRECLAIMABLE_B,
-			    -(PAGE_SIZE << order));
-	if (current->reclaim_state)
-		current->reclaim_state->reclaimed_slab += 1 << order;
-	__free_pages(folio_page(folio, 0), order);
 }
 
 /* Free an object of any kind, checked unless it was checked before RCU. */
@@ -649,7 +757,8 @@ void __kmem_obj_info(struct kmem_obj_info *kpp, void *object, struct slab *slab)
 /*
  * kmalloc() and kfree().
  */
-static __always_inline void *
+/* One copy for the three entry points: SLOB_SEG is about small code. */
+static noinline void *
 __do_kmalloc_node(size_t size, gfp_t gfp, int node, unsigned long caller)
 {
 	struct slob_seg_pool *p;
@@ -664,7 +773,7 @@ __do_kmalloc_node(size_t size, gfp_t gfp, int node, unsigned long caller)
 		if (unlikely(!size))
 			return ZERO_SIZE_PTR;
 		p = seg_kmalloc_pool(size, gfp);
-		ret = seg_alloc(p, gfp, node);
+		ret = seg_alloc(&p, gfp, node, false);
 		/*
 		 * kmalloc() objects may use their whole slot (ksize()), so
 		 * zero all of it, but for the red zone of debug kernels.
@@ -744,9 +853,9 @@ size_t __ksize(const void *block)
 /*
  * Caches.
  */
-static struct slob_seg_pool *seg_find_pool(unsigned int size,
-					   unsigned int align,
-					   unsigned int kind)
+static noinline struct slob_seg_pool *seg_find_pool(unsigned int size,
+						    unsigned int align,
+						    unsigned int kind)
 {
 	unsigned int i;
 
@@ -757,8 +866,82 @@ static struct slob_seg_pool *seg_find_pool(unsigned int size,
 	return NULL;
 }
 
+/* Bytes of slab per object of @size in slabs of 2^@order pages. */
+static noinline unsigned int seg_cost(unsigned int size, unsigned int order)
+{
+	unsigned int n = (PAGE_SIZE << order) / size;
+
+	return n ? (PAGE_SIZE << order) / n : UINT_MAX;
+}
+
+/*
+ * The order of the slabs for objects of @size: a larger one only for
+ * objects of more than a quarter page, and only if it holds them in a
+ * sixteenth less memory per object.  A larger slab takes longer to fill,
+ * which costs more than it saves where objects are few.
+ */
+static unsigned int seg_order(unsigned int size)
+{
+	unsigned int o, best = 0, cost = seg_cost(size, 0);
+
+	for (o = 1; o <= SEG_MAX_ORDER && size > PAGE_SIZE / 4; o++) {
+		if (seg_cost(size, o) < cost / 16 * 15) {
+			best = o;
+			cost = seg_cost(size, o);
+		}
+	}
+	return best;
+}
+
+/* Not inlined: kmem_cache_init() and seg_own_pool() share one copy. */
+static noinline void seg_init_pool(struct slob_seg_pool *p,
+				   unsigned int size, unsigned int kind,
+				   unsigned int class)
+{
+	spin_lock_init(&p->lock);
+	INIT_LIST_HEAD(&p->partial);
+	p->size = size;
+	p->order = seg_order(size);
+	p->objs = (PAGE_SIZE << p->order) / size;
+	p->kind = kind;
+	p->class = class;
+}
+
+/*
+ * A cache whose objects would waste a sixteenth of their slabs or more in
+ * the best class gets a pool of its own, with slots of its exact size:
+ * the few big caches of a small system (kernfs nodes, inodes, dentries,
+ * tasks) are where rounding up to a class costs most, and objects larger
+ * than the classes would otherwise get whole pages.
+ */
+static struct slob_seg_pool *seg_own_pool(struct kmem_cache *c,
+					  struct slob_seg_pool *class,
+					  unsigned int align, unsigned int kind)
+{
+	unsigned int slot = ALIGN(c->size + SEG_TAIL, align);
+	unsigned int order = seg_order(slot);
+	struct slob_seg_pool *p;
+
+	/* Two objects a slab at least, or whole pages do as well. */
+	if (align > PAGE_SIZE || slot > (PAGE_SIZE << order) / 2 ||
+	    seg_cost(slot, order) >=
+	    (class ? seg_cost(class->size, class->order) : UINT_MAX) / 16 * 15)
+		return class;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return class;
+	seg_init_pool(p, slot, kind, SEG_OWN);
+	return p;
+}
+
+static inline bool seg_is_own(const struct slob_seg_pool *p)
+{
+	return p && p->class == SEG_OWN;
+}
+
 int __kmem_cache_create(struct kmem_cache *c, slab_flags_t flags)
 {
+	unsigned int align = max(c->align, 1U);
 	unsigned int kind = SEG_NORMAL;
 
 	/* The rcu_head for SLAB_TYPESAFE_BY_RCU goes after the object. */
@@ -778,22 +961,23 @@ int __kmem_cache_create(struct kmem_cache *c, slab_flags_t flags)
 	 */
 	c->pool = NULL;
 	if (!(flags & SLAB_CACHE_DMA32))
-		c->pool = seg_find_pool(c->size, max(c->align, 1U), kind);
+		c->pool = seg_own_pool(c, seg_find_pool(c->size, align, kind),
+				       align, kind);
 	return 0;
 }
 
 static void *slob_alloc_node(struct kmem_cache *c, gfp_t gfp, int node)
 {
+	struct slob_seg_pool *p = c->pool;
 	void *b;
 
 	gfp &= gfp_allowed_mask;
 	might_alloc(gfp);
 
-	if (likely(c->pool)) {
-		b = seg_alloc(c->pool, gfp, node);
+	if (likely(p)) {
+		b = seg_alloc(&p, gfp, node, true);
 		if (b)
-			seg_init_obj(b, c->pool, c->object_size,
-				     c->object_size, gfp);
+			seg_init_obj(b, p, c->object_size, c->object_size, gfp);
 	} else {
 		if (c->flags & SLAB_CACHE_DMA32)
 			gfp |= GFP_DMA32;
@@ -903,14 +1087,22 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t nr,
 }
 EXPORT_SYMBOL(kmem_cache_alloc_bulk);
 
+/*
+ * Pages of a class are shared; a cache's own pool must be empty.  The
+ * objects of a SLAB_TYPESAFE_BY_RCU cache are freed after a grace period,
+ * and the cache is released after the frees queued before it have run.
+ */
 int __kmem_cache_shutdown(struct kmem_cache *c)
 {
-	/* The pages are shared: nothing to check or release per cache. */
-	return 0;
+	return seg_is_own(c->pool) && !(c->flags & SLAB_TYPESAFE_BY_RCU) &&
+	       READ_ONCE(c->pool->nr_objs);
 }
 
+/* An RCU cache destroyed with objects left keeps their pool. */
 void __kmem_cache_release(struct kmem_cache *c)
 {
+	if (seg_is_own(c->pool) && !READ_ONCE(c->pool->nr_objs))
+		kfree(c->pool);
 }
 
 /* Give back what the CPUs hold, then the spare pages. */
@@ -935,6 +1127,8 @@ int __kmem_cache_shrink(struct kmem_cache *d)
 	}
 }
 
+#if IS_ENABLED(CONFIG_SLOB_SEG_KUNIT_TEST)
+/* For the KUnit tests only. */
 bool slob_seg_kmalloc_usage(size_t size, struct slob_seg_usage *u)
 {
 	struct slob_seg_pool *p;
@@ -948,6 +1142,7 @@ bool slob_seg_kmalloc_usage(size_t size, struct slob_seg_usage *u)
 	return true;
 }
 EXPORT_SYMBOL_GPL(slob_seg_kmalloc_usage);
+#endif
 
 static struct kmem_cache kmem_cache_boot = {
 	.name = "kmem_cache",
@@ -961,20 +1156,15 @@ void __init kmem_cache_init(void)
 {
 	unsigned int minalign = max_t(unsigned int, ARCH_KMALLOC_MINALIGN,
 				      arch_slab_minalign());
-	unsigned int i, k, n, c;
+	struct slob_seg_pool *p;
+	unsigned int i, k, n;
 
 	for (k = 0; k < SEG_NR_KINDS; k++) {
 		for (i = 0; i < SEG_NR_CLASSES; i++) {
-			struct slob_seg_pool *p = &seg_pools[k][i];
-
-			spin_lock_init(&p->lock);
-			INIT_LIST_HEAD(&p->partial);
-			p->size = seg_sizes[i];
-			p->objs = PAGE_SIZE / seg_sizes[i];
-			p->kind = k;
-			p->class = i;
-			seg_cpu_cap[i] = min(SEG_CPU_MAX,
-					     SEG_CPU_BYTES / seg_sizes[i]);
+			seg_init_pool(&seg_pools[k][i], seg_sizes[i], k, i);
+			if (i < SEG_CPU_CLASSES)
+				seg_cpu_cap[i] = min(SEG_CPU_MAX,
+						     SEG_CPU_BYTES / seg_sizes[i]);
 		}
 	}
 
@@ -984,20 +1174,16 @@ void __init kmem_cache_init(void)
 	 * to n.  A size that rounds up to a power of two gets its alignment
 	 * too, which does no harm.
 	 */
-	for (n = 1; n <= SEG_MAX / SEG_QUANTUM; n++) {
-		unsigned int bytes = n * SEG_QUANTUM;
+	for (n = 1; n <= SEG_KMALLOC_STEPS; n++) {
+		unsigned int bytes = seg_kmalloc_step(n);
 		unsigned int align = minalign;
 
 		if (is_power_of_2(bytes))
 			align = max(align, bytes);
-		for (c = 0; c < SEG_NR_CLASSES; c++) {
-			if (seg_sizes[c] >= bytes + SEG_TAIL &&
-			    !(seg_sizes[c] % align))
-				break;
-		}
-		if (c == SEG_NR_CLASSES)
+		p = seg_find_pool(bytes, align, SEG_NORMAL);
+		if (!p)
 			break;
-		seg_kmalloc_class[n] = c;
+		seg_kmalloc_class[n] = p->class;
 		seg_kmalloc_max = bytes;
 	}
 
@@ -1016,36 +1202,55 @@ void __init kmem_cache_init_late(void)
 }
 
 #ifdef CONFIG_PROC_FS
+static void seg_slabinfo_line(struct seq_file *m, const char *name,
+			      unsigned long objs, unsigned int size,
+			      unsigned int per_slab, unsigned int order,
+			      unsigned int slabs)
+{
+	seq_printf(m, "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
+		   name, objs, (unsigned long)slabs * per_slab, size, per_slab,
+		   1 << order, 0, 0, 0, slabs, slabs, 0);
+}
+
+static void seg_slabinfo_pool(struct seq_file *m, const char *name,
+			      struct slob_seg_pool *p)
+{
+	unsigned int slabs = READ_ONCE(p->nr_slabs);
+
+	if (slabs)
+		seg_slabinfo_line(m, name, READ_ONCE(p->nr_objs), p->size,
+				  p->objs, p->order, slabs);
+}
+
 /*
  * /proc/slabinfo in the format of SLAB and SLUB, with a line per pool:
  * "seg-<size>" (normal), "seg-rcl-<size>" (reclaimable), "seg-dma-<size>",
- * and "seg-spare" for the empty pages kept.
+ * the name of a cache for its own pool, and "seg-spare" for the empty
+ * pages kept.
  */
 static int seg_slabinfo_show(struct seq_file *m, void *v)
 {
 	static const char * const prefix[] = { "seg-", "seg-rcl-", "seg-dma-" };
+	struct kmem_cache *c;
 	unsigned int i, k;
+	char name[20];
 
 	seq_puts(m, "slabinfo - version: 2.1\n");
 	seq_puts(m, "# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
 	for (k = 0; k < SEG_NR_KINDS; k++) {
 		for (i = 0; i < SEG_NR_CLASSES; i++) {
-			struct slob_seg_pool *p = &seg_pools[k][i];
-			unsigned long objs = READ_ONCE(p->nr_objs);
-			unsigned int slabs = READ_ONCE(p->nr_slabs);
-			char name[20];
-
-			if (!slabs)
-				continue;
-			snprintf(name, sizeof(name), "%s%u", prefix[k], p->size);
-			seq_printf(m, "%-17s %6lu %6lu %6u %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
-				   name, objs, (unsigned long)slabs * p->objs,
-				   p->size, p->objs, 1, 0, 0, 0, slabs, slabs, 0);
+			snprintf(name, sizeof(name), "%s%u", prefix[k],
+				 seg_sizes[i]);
+			seg_slabinfo_pool(m, name, &seg_pools[k][i]);
 		}
 	}
-	seq_printf(m, "%-17s %6u %6u %6lu %4u %4d : tunables %4u %4u %4u : slabdata %6u %6u %6u\n",
-		   "seg-spare", 0, 0, PAGE_SIZE, 1, 1, 0, 0, 0, 0,
-		   READ_ONCE(seg_nr_spare), 0);
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(c, &slab_caches, list)
+		if (seg_is_own(c->pool))
+			seg_slabinfo_pool(m, c->name, c->pool);
+	mutex_unlock(&slab_mutex);
+	seg_slabinfo_line(m, "seg-spare", 0, PAGE_SIZE, 1, 0,
+			  READ_ONCE(seg_nr_spare));
 	return 0;
 }
 

@@ -455,6 +455,45 @@ static void seg_test_typesafe_rcu(struct kunit *test)
 }
 
 /*
+ * A cache of objects larger than the classes has slots of its own size in
+ * slabs of several pages, not two pages an object; an RCU cache too.
+ */
+static void seg_test_own_pool(struct kunit *test)
+{
+	static const slab_flags_t flags[] = { 0, SLAB_TYPESAFE_BY_RCU };
+	const unsigned int size = 5000;
+	struct kmem_cache *c;
+	u8 *objs[12];
+	unsigned int f, i, shared;
+
+	for (f = 0; f < ARRAY_SIZE(flags); f++) {
+		c = kmem_cache_create("seg_test_own5000", size, 64, flags[f],
+				      NULL);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		shared = 0;
+		for (i = 0; i < ARRAY_SIZE(objs); i++) {
+			objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+			KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)objs[i],
+							   64));
+			KUNIT_EXPECT_GE(test, ksize(objs[i]), size);
+			KUNIT_EXPECT_LT(test, ksize(objs[i]), 2 * PAGE_SIZE);
+			memset(objs[i], i, size);
+			if (i && virt_to_folio(objs[i]) ==
+				 virt_to_folio(objs[i - 1]))
+				shared++;
+		}
+		KUNIT_EXPECT_GT(test, shared, 0);
+		for (i = 0; i < ARRAY_SIZE(objs); i++) {
+			KUNIT_EXPECT_NULL(test, memchr_inv(objs[i], i, size));
+			kmem_cache_free(c, objs[i]);
+		}
+		kmem_cache_destroy(c);
+	}
+	KUNIT_EXPECT_EQ(test, slob_seg_debug_errors(), 0);
+}
+
+/*
  * /proc/meminfo: objects of a reclaimable cache count in SReclaimable,
  * and kmalloc() objects in their class.
  */
@@ -654,6 +693,7 @@ static struct kunit_case slob_seg_cases[] = {
 	KUNIT_CASE(seg_test_krealloc),
 	KUNIT_CASE(seg_test_caches_align),
 	KUNIT_CASE(seg_test_typesafe_rcu),
+	KUNIT_CASE(seg_test_own_pool),
 	KUNIT_CASE(seg_test_accounting),
 	KUNIT_CASE(seg_test_stress),
 	{}
