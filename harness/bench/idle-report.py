@@ -26,9 +26,9 @@ TARGET = {'tiny': 0.2, 'realistic': 0.5}
 WHY = [
     ('tick max_deferment', 'timekeeping: the clocksource must be read '
      'before it wraps (max_idle_ns; 19 s for the HPET of x86_64 QEMU)'),
-    ('tick next_timer', 'a tick just before or after a timer wakeup with '
-     'no timer due yet, mostly back to back with it (not a separate idle '
-     'exit); cause not found, see wakeup-reduce.rst'),
+    ('tick next_timer', 'the tick the idle loop keeps one jiffy after a '
+     'wakeup that ran a task (no cpuidle driver: the tick is stopped only '
+     'after an idle period ended by the tick); see wakeup-reduce.rst'),
     ('timer fib6_gc_timer_cb', 'IPv6 route GC every 30 s; could be '
      'deferrable (not done)'),
     ('work wb_workfn', 'writeback of the dirty data of the setup'),
