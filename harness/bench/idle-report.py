@@ -111,6 +111,28 @@ def per_cpu(run, key):
     return '%.2f (%s)' % (m.get(key), ' / '.join('%.2f' % v for v in vals))
 
 
+def write_plot(gp, png, what, arch, ymax, targets, data, cols):
+    """a gnuplot script for a bar chart per configuration, log scale"""
+    with open(gp, 'w') as f:
+        f.write('''set terminal png size 900,500 noenhanced
+set output '%s'
+set title '%s per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid border -1
+set logscale y
+set yrange [0.01:%s]
+set ylabel 'per CPU per second (log)'
+set key top right
+set grid ytics
+%s
+$data << EOD
+%s
+EOD
+plot %s
+''' % (png, what, arch, ymax, targets, '\n'.join(data), cols))
+
+
 def main():
     out, arches, configs = sys.argv[1], sys.argv[2].split(), \
         sys.argv[3].split()
@@ -236,25 +258,8 @@ def main():
         cols = ', '.join(
             "$data using %d:xtic(1) title '%s'" % (i + 2, TITLES[MODES[i]])
             for i in have)
-        with open(gp, 'w') as f:
-            f.write('''set terminal png size 900,500 noenhanced
-set output '%s'
-set title 'Idle interrupts per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid border -1
-set logscale y
-set yrange [0.01:*]
-set ylabel 'per CPU per second (log)'
-set key top right
-set grid ytics
-%s
-$data << EOD
-%s
-EOD
-plot %s
-''' % (os.path.join(out, 'idle-%s.png' % arch), arch, targets,
-                '\n'.join(data), cols))
+        write_plot(gp, os.path.join(out, 'idle-%s.png' % arch),
+                   'Idle interrupts', arch, '*', targets, data, cols)
         # idle exits and attributed wakeups, the measure of the targets
         series = [('stock', 'idle_exits_per_cpu_s',
                    'stock NO_HZ_IDLE, idle exits'),
@@ -278,25 +283,9 @@ plot %s
             continue
         cols = ', '.join("$data using %d:xtic(1) title '%s'"
                          % (i + 2, series[i][2]) for i in have)
-        with open(os.path.join(out, 'idle-%s-wakeups.gp' % arch), 'w') as f:
-            f.write('''set terminal png size 900,500 noenhanced
-set output '%s'
-set title 'Idle wakeups per CPU per second, %s guest (2 vCPUs, TCG; red: target)'
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid border -1
-set logscale y
-set yrange [0.01:10]
-set ylabel 'per CPU per second (log)'
-set key top right
-set grid ytics
-%s
-$data << EOD
-%s
-EOD
-plot %s
-''' % (os.path.join(out, 'idle-%s-wakeups.png' % arch), arch, targets,
-                '\n'.join(data), cols))
+        write_plot(os.path.join(out, 'idle-%s-wakeups.gp' % arch),
+                   os.path.join(out, 'idle-%s-wakeups.png' % arch),
+                   'Idle wakeups', arch, '10', targets, data, cols)
     print('\n'.join(md[:len(configs) * len(arches) + 12]))
 
 
