@@ -651,10 +651,9 @@ static int sffs_journal_relist(struct sffs_journal *j)
 /*
  * Before a commit writes anything: set aside, erased or never written
  * since mkfs, and marked in use, the blocks it may need beyond the
- * journal list, so that the table it
- * writes never calls free a block its index is in; and mark free the
- * blocks garbage collection emptied, which this commit's index no longer
- * refers to.
+ * journal list, so that the table it writes never calls free a block its
+ * index is in; and mark free the blocks garbage collection emptied, which
+ * this commit's index no longer refers to.
  */
 static int sffs_commit_prepare(struct sffs_journal *j)
 {
@@ -675,7 +674,6 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 	/* a node that does not fit wastes the tail of a block: count 1/8 */
 	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 8 * 7) : 0;
 	want = min_t(unsigned int, want + 1, SFFS_MAX_SPARES);
-	j->spare_want = want;
 	/* leave a free block for the restart after a power cut, as relist */
 	while (j->nspare < want && sffs_free_blocks(j) > 1) {
 		err = sffs_take_free(j, &j->spare[j->nspare], false);
@@ -699,40 +697,6 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 			err = sffs_ebt_free(j, eb);
 		if (err)
 			return err;
-	}
-	return 0;
-}
-
-/*
- * Set aside for the next commit, after this one has written all it
- * writes, as many spares as this one wanted, from beyond the frontier:
- * blocks not written since mkfs, used without an erase (sffs_take_free()
- * reads their first unit to make sure).  The checkpoint about to be
- * written names them, and the mount after a power cut frees them, to be
- * erased before they are used again.  With these, the next commit finds
- * its spares ready and writes its index without taking more blocks in
- * the middle of the commit, and filling a new file system erases almost
- * nothing.
- */
-static int sffs_commit_set_aside(struct sffs_journal *j)
-{
-	unsigned int want = min_t(unsigned int, j->spare_want,
-				  SFFS_MAX_JOURNAL_BLOCKS - j->jcnt);
-	struct sffs_io *io = j->io;
-	int err;
-
-	while (j->nspare < want && j->alloc_eb < io->eb_count &&
-	       sffs_free_blocks(j) > 1) {
-		if (sffs_io_is_anchor(io, j->alloc_eb) ||
-		    sffs_io_is_bad(io, j->alloc_eb)) {
-			j->alloc_eb++;
-			continue;
-		}
-		/* the block at the frontier: taken as it is */
-		err = sffs_take_free(j, &j->spare[j->nspare], false);
-		if (err)
-			return err;
-		j->nspare++;
 	}
 	return 0;
 }
@@ -771,8 +735,6 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 		err = sffs_flush(j);
 	if (!err)
 		err = sffs_journal_relist(j);
-	if (!err)
-		err = sffs_commit_set_aside(j);
 	j->in_commit = false;
 	return err;
 }

@@ -102,11 +102,9 @@ struct sffs_gc_stats {
  * @ebt_buf: one erase-block table page
  * @pool: free erase blocks found by the last scan, least worn last
  * @npool: entries in @pool
- * @spare: blocks set aside for the next commits: erased, or never
- *	   written since mkfs and named by the last checkpoint
+ * @spare: blocks set aside for the commits: erased, or never written
+ *	   since mkfs
  * @nspare: entries in @spare
- * @spare_want: spares the last commit wanted; the commit sets as many
- *		aside for the next one
  * @freeable: blocks garbage collection emptied; free once a commit no
  *	      longer refers to them
  * @freeable_empty: bit i: @freeable[i] was never written, its bytes are
@@ -168,7 +166,6 @@ struct sffs_journal {
 	unsigned int npool;
 	u32 spare[SFFS_MAX_SPARES];
 	unsigned int nspare;
-	unsigned int spare_want;
 	u32 freeable[SFFS_MAX_FREEABLE];
 	u32 freeable_empty;
 	unsigned int nfreeable;
