@@ -810,9 +810,10 @@ static uint64_t plan_lost_found(struct ino *root)
 		struct sffs_dentry_node *de;
 		size_t k = leaf_pos(SFFS_ROOT_INO, tv + c);
 
+		/* a deleted name leaves its collision index free */
 		if (k >= nleaves || leaves[k].ino != SFFS_ROOT_INO ||
 		    leaves[k].tv != tv + c)
-			break;
+			continue;
 		de = read_leaf(k);
 		if (de && le16toh(de->name_len) == strlen(lf) &&
 		    !memcmp(de->name, lf, strlen(lf)))
