@@ -866,12 +866,13 @@ static void pcc_name(char *name, size_t size, const char *what, int i)
  * own writes are cut too.  The flash holds a journal to replay and an
  * orphan to delete; each round puts it back, then the mount replays and
  * commits, deletes the orphan and commits, and files are written and
- * fsync'd through more commits, until the cut.  A block a commit cut
- * short erased and wrote past the frontier of the last checkpoint must
- * be erased again before it is used: after the cut, enough is written to
- * go past every block the cut commit could have taken, and the RAM flash
- * fails and counts any program of a page not erased.  Every cut point
- * from the first write of the mount to the last of the round is tried.
+ * fsync'd through more commits, until the cut.  After the cut, more is
+ * written, past the blocks the cut commit took, and the RAM flash fails
+ * and counts any program of a page not erased.  Every cut point from the
+ * first write of the mount to the last of the round is tried.  The
+ * commits here write their small index into the journal's head block,
+ * so a block past the frontier that a cut commit wrote is rarely met:
+ * sffs_powercut_frontier makes that case on purpose.
  */
 static void sffs_powercut_commit(struct kunit *test)
 {
