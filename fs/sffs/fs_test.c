@@ -1887,6 +1887,66 @@ static void sffs_fs_write_amplification(struct kunit *test)
 }
 
 /*
+ * A larger journal commits less often, and each commit rewrites index
+ * nodes: the same 4 MiB of data costs fewer programmed bytes with 32
+ * journal blocks than with 8.  The default scales with the device, and a
+ * small device such as this one keeps 8 blocks.
+ */
+static void sffs_fs_journal_size(struct kunit *test)
+{
+	static const unsigned int jmax[] = { 8, 32 };
+	size_t len = 256 * 1024, total = 4 << 20;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	unsigned long programs[2], commits[2];
+	struct sffs_io io = { };
+	struct vfsmount *mnt;
+	char opts[32], name[16];
+	unsigned int k;
+	size_t done;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	io.eb_count = RF_BLOCKS;
+	KUNIT_EXPECT_EQ(test, sffs_default_journal(&io), 8U);
+	io.eb_count = 1024;	/* 128 MiB of 128 KiB blocks */
+	KUNIT_EXPECT_EQ(test, sffs_default_journal(&io), 16U);
+	io.eb_count = 32768;	/* 4 GiB */
+	KUNIT_EXPECT_EQ(test, sffs_default_journal(&io), 32U);
+
+	for (k = 0; k < ARRAY_SIZE(jmax); k++) {
+		struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+
+		snprintf(opts, sizeof(opts), "compr=none,journal=%u", jmax[k]);
+		mnt = sffs_rf_mount(rf, opts);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->j.jmax, jmax[k]);
+		rf->programs = 0;
+		for (done = 0; done < total; done += len) {
+			snprintf(name, sizeof(name), "j%zu", done / len);
+			sffs_test_fill(buf, len, done / len, false);
+			KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+								   len, true),
+					0);
+		}
+		commits[k] = SFFS_SB(mnt->mnt_sb)->j.commits;
+		sffs_rf_umount(mnt);
+		programs[k] = rf->programs;
+		KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+		sffs_rf_free(rf);
+		test->priv = NULL;
+		kunit_info(test, "journal=%u: %lu commits, %lu pages programmed\n",
+			   jmax[k], commits[k], programs[k]);
+	}
+	KUNIT_EXPECT_LT(test, commits[1], commits[0]);
+	KUNIT_EXPECT_LT(test, programs[1], programs[0]);
+
+	/* no option: this 96-block device gets the small default */
+	mnt = sffs_rf_mount(sffs_rf_create(test, NULL, 0), NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->j.jmax, 8U);
+	sffs_rf_umount(mnt);
+}
+
+/*
  * Compression is tried less often on a file whose blocks stopped
  * compressing, and again on every block once one compresses: a file of
  * random data, then of text, then both in one file, each read back.
@@ -1964,6 +2024,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_bitflips),
 	KUNIT_CASE(sffs_fs_wear_levelling),
 	KUNIT_CASE(sffs_fs_write_amplification),
+	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
 	{}
 };

@@ -24,7 +24,25 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/sffs.h>
 
-#define SFFS_DEF_JOURNAL	8
+/*
+ * Default journal size: an erase block in 64 of the device, between 8 and
+ * 32.  Every commit rewrites the index path of what the journal holds and
+ * leaves a partly filled leaf to be written again by the next one, so a
+ * journal of 8 blocks (1 MiB on 128 KiB blocks) spends about 2% of the
+ * flash bytes a long sequential write programs on the index; 32 blocks
+ * bring that under 1%.  A larger journal costs a longer replay after a
+ * power cut (a few milliseconds per block) and more dirty index nodes in
+ * RAM between commits, and on a small device it would hold back too much
+ * of the flash from garbage collection: devices under 512 blocks keep 8.
+ */
+#define SFFS_DEF_JOURNAL_MIN	8U
+#define SFFS_DEF_JOURNAL_MAX	32U
+
+unsigned int sffs_default_journal(const struct sffs_io *io)
+{
+	return clamp(io->eb_count / 64, SFFS_DEF_JOURNAL_MIN,
+		     SFFS_DEF_JOURNAL_MAX);
+}
 
 static struct kmem_cache *sffs_inode_cachep;
 
@@ -266,7 +284,8 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	if (err)
 		goto out_io;
 	mutex_lock(&c->mutex);
-	err = sffs_journal_mount(&c->j, &c->io, ctx->jmax ?: SFFS_DEF_JOURNAL);
+	err = sffs_journal_mount(&c->j, &c->io,
+				 ctx->jmax ?: sffs_default_journal(&c->io));
 	c->need_restart = !err && c->io.ro && c->j.replayed;
 	mutex_unlock(&c->mutex);
 	if (err)
