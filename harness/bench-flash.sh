@@ -21,7 +21,10 @@
 #   BENCH_FILLS  fill:kind[:extras] cases        (25:random:x 75:random 25:text)
 #   BENCH_RUNS   guests per case                 (3)
 #   BENCH_REPEATS  remounts per guest            (3)
-#   BENCH_FS     file systems                    (sffs ubifs ubifs-fm jffs2 jffs2-sum)
+#   BENCH_FS     file systems                    (sffs sffs-zstd ubifs ubifs-fm
+#                                                 jffs2 jffs2-sum; sffs-zstd
+#                runs in the compressible fills only: SFFS stops trying to
+#                compress a file whose blocks do not compress)
 #   BENCH_ARM_SIZES  ARM nandsim sizes           (256 1024)
 #   BENCH_JFFS2_4G=1  run JFFS2 at 4 GiB and above too (mainline measured it
 #                unable to mount 4 GiB; filling it takes most of an hour)
@@ -37,7 +40,7 @@ sizes=${BENCH_SIZES:-"256 1024 4096"}
 fills=${BENCH_FILLS:-"25:random:x 75:random 25:text"}
 runs=${BENCH_RUNS:-3}
 repeats=${BENCH_REPEATS:-3}
-allfs=${BENCH_FS:-"sffs ubifs ubifs-fm jffs2 jffs2-sum"}
+allfs=${BENCH_FS:-"sffs sffs-zstd ubifs ubifs-fm jffs2 jffs2-sum"}
 declare -A idb=([256]=0xda [512]=0xdc [1024]=0xd3 [2048]=0xd5 [4096]=0xd7
 		[8192]=0xdc [16384]=0xde)
 
@@ -84,6 +87,7 @@ for run in $(seq 1 "$runs"); do
 				case $fs in
 				jffs2*) [ "$mb" -lt 4096 ] ||
 					[ "${BENCH_JFFS2_4G:-0}" = 1 ] || continue ;;
+				sffs-zstd) [ "$kind" = text ] || continue ;;
 				esac
 				fss="$fss $fs"
 			done
@@ -100,7 +104,8 @@ for run in $(seq 1 "$runs"); do
 		done
 	done
 	IFS=: read -r pct kind extra <<<"${fills%% *}"
-	list=$(echo $allfs | tr ' ' '\n' | grep -v -- -sum | xargs)
+	list=$(echo $allfs | tr ' ' '\n' | grep -v -- -sum |
+	       grep -v "^sffs-zstd$([ "$kind" = text ] && echo .)$" | xargs)
 	for mb in $asizes; do
 		data=$((mb * pct / 100))
 		guest arm "arm-$mb-$pct-$kind-main-r$run" "$aobj" "$aksft" \

@@ -13,7 +13,9 @@
 # sequential read, random 4 KiB overwrites with fsync, 20,000 small files,
 # du and ls -lR over them.
 #
-# FS is sffs, ubifs, ubifs-fm (UBI with fastmap), jffs2 or jffs2-sum (the
+# FS is sffs, sffs-zstd (mounted with compr=zstd, the compressor UBIFS
+# picks by default when it is built in), ubifs, ubifs-fm (UBI with
+# fastmap), jffs2 or jffs2-sum (the
 # same, named for a kernel built with CONFIG_JFFS2_SUMMARY).  Each figure is a
 # "# METRIC <fs>_<what> <value> <unit>" line; repeated ones end in _<n>:
 #   write_s        cp of the files plus sync
@@ -135,7 +137,7 @@ jffs2_settle() {
 # fs_format FS, fs_mount FS (sets mount_ms), fs_umount FS
 fs_format() {
 	case $1 in
-	sffs) $mkfs -q /dev/mtd$mtd ;;
+	sffs*) $mkfs -q /dev/mtd$mtd ;;
 	jffs2*) "$flashctl" erase /dev/mtd$mtd >/dev/null &&
 		jffs2_settle ;;
 	ubifs*) "$flashctl" erase /dev/mtd$mtd >/dev/null && ubi_attach "$1" &&
@@ -147,6 +149,7 @@ fs_mount() {
 	attach_ms=0
 	case $1 in
 	sffs) out=$("$flashctl" mount sffs mtd$mtd $mnt) ;;
+	sffs-zstd) out=$("$flashctl" mount sffs mtd$mtd $mnt compr=zstd) ;;
 	jffs2*) out=$("$flashctl" mount jffs2 mtd$mtd $mnt) ;;
 	ubifs*) ubi_attach "$1" &&
 		out=$("$flashctl" mount ubifs ubi$ubi:test $mnt) ;;
@@ -168,7 +171,7 @@ power_cut() {
 	mkdir -p $mnt/cut && cp /tmp/blob $mnt/cut/a && cp /tmp/blob $mnt/cut/b &&
 		sync || return 1
 	case $1 in
-	sffs) echo 0 >$dbg/sffs/mtd$mtd/power_cut ;;
+	sffs*) echo 0 >$dbg/sffs/mtd$mtd/power_cut ;;
 	ubifs*) d=$dbg/ubi/ubi$ubi
 		echo 1 >$d/tst_emulate_power_cut_min
 		echo 1 >$d/tst_emulate_power_cut_max
@@ -238,14 +241,14 @@ for fs in $fss; do
 		metric "${fs}_slab_kB_$r" "$(($2 - s0))" kB
 		case $fs in
 		ubifs*) metric "${fs}_attach_ms_$r" "$attach_ms" ms ;;
-		sffs) k=$(sed -n 's/^mount_us //p' $dbg/sffs/mtd$mtd/stats)
-		      metric "sffs_kmount_ms_$r" \
+		sffs*) k=$(sed -n 's/^mount_us //p' $dbg/sffs/mtd$mtd/stats)
+		      metric "${fs}_kmount_ms_$r" \
 			"$(awk "BEGIN { printf \"%.2f\", $k / 1000 }")" ms
 		      # what SFFS itself holds: index nodes and buffers
-		      metric "sffs_own_kB_$r" "$(awk '/^(znode|buffer)_bytes / {
+		      metric "${fs}_own_kB_$r" "$(awk '/^(znode|buffer)_bytes / {
 			b += $2 } END { print int(b / 1024) }' \
 			$dbg/sffs/mtd$mtd/stats)" kB
-		      [ $r = 1 ] && sed 's/^/# sffs: /' $dbg/sffs/mtd$mtd/stats ;;
+		      [ $r = 1 ] && sed "s/^/# $fs: /" $dbg/sffs/mtd$mtd/stats ;;
 		esac
 		if [ $r = "$repeats" ] && [ "$extras" = 1 ]; then
 			extras $fs || rc=1
@@ -263,8 +266,8 @@ for fs in $fss; do
 	if [ $rc = 0 ]; then
 		metric "${fs}_unclean_ms" "$mount_ms" ms
 		[ "$(cmp /tmp/blob $mnt/cut/a 2>&1)" = "" ] || rc=1
-		[ $fs != sffs ] ||
-			sed -n 's/^replayed_nodes/# sffs: unclean: &/p' \
+		[ "${fs%-zstd}" != sffs ] ||
+			sed -n "s/^replayed_nodes/# $fs: unclean: &/p" \
 				$dbg/sffs/mtd$mtd/stats
 		fs_umount $fs || rc=1
 	fi

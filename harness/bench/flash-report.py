@@ -17,7 +17,8 @@ import re
 import statistics
 import sys
 
-NAMES = {'sffs': 'SFFS', 'ubifs': 'UBIFS', 'ubifs-fm': 'UBIFS+fastmap',
+NAMES = {'sffs': 'SFFS', 'sffs-zstd': 'SFFS+zstd', 'ubifs': 'UBIFS',
+         'ubifs-fm': 'UBIFS+fastmap',
          'jffs2': 'JFFS2', 'jffs2-sum': 'JFFS2+summary'}
 NOISY = 1 / 3
 
@@ -44,7 +45,7 @@ def main():
            'nandsim': '2 KiB pages, 128 KiB erase blocks',
            'runs': runs, 'remounts_per_run': repeats,
            'cases': {}, 'failed': []}
-    key_re = re.compile(r'^(?P<fs>sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
+    key_re = re.compile(r'^(?P<fs>sffs-zstd|sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
                         r'(?P<what>.*?)(_(?P<rep>\d+))?$')
     todo = [('x86_64', mb, f) for mb in sizes for f in fills] + \
         [('arm', mb, fills[0]) for mb in asizes]
@@ -113,7 +114,13 @@ def main():
         '%d run(s) per case, %d remounts per run; cells give the median '
         'and, in brackets, the lowest and highest value seen.  "~" marks '
         'a spread over a third of the median: too noisy to conclude from.  '
-        '"-": not run or failed.' % (kver, runs, repeats), '']
+        '"-": not run or failed.' % (kver, runs, repeats), '',
+        'Each file system compresses with its default: SFFS with LZO, '
+        'UBIFS with zstd (6.1 builds it unless UBIFS_FS_ADVANCED_COMPR '
+        'leaves it out, and then formats with it), JFFS2 with zlib.  '
+        'SFFS+zstd is SFFS mounted with compr=zstd, run in the '
+        'compressible fills to compare the file systems with the same '
+        'compressor.', '']
     if res['failed']:
         lines += ['Failed: ' + ', '.join(res['failed']), '']
 
