@@ -22,6 +22,12 @@
  * an -EPROBE_DEFER, independent devices probe concurrently, and
  * undeclared dependencies still go through the deferred probe list.
  *
+ * A device that becomes ready in a probe (an async worker) is launched in
+ * another async worker; one requested from anywhere else is queued on the
+ * requester's CPU, which waits until the probe has ended or sleeps, so a
+ * probe that does not wait for its hardware costs what a synchronous one
+ * costs (see pprobe_launch()).
+ *
  * A parked device is in the state a deferred one is in: wait_for_device_probe()
  * does not wait for it, and it probes when what it waits for binds.  A
  * launched one is an ordinary async_schedule_dev() entry, so the barriers
@@ -33,6 +39,7 @@
 #define pr_fmt(fmt) "parallel_probe: " fmt
 
 #include <linux/async.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/init.h>
@@ -46,6 +53,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "base.h"
 #include "parallel_probe.h"
@@ -75,6 +83,7 @@ static unsigned int pprobe_inflight;
 static atomic_t pprobe_requests = ATOMIC_INIT(0);
 static atomic_t pprobe_parks = ATOMIC_INIT(0);
 static atomic_t pprobe_launches = ATOMIC_INIT(0);
+static atomic_t pprobe_locals = ATOMIC_INIT(0);
 static atomic_t pprobe_probes = ATOMIC_INIT(0);
 static atomic_t pprobe_deferrals = ATOMIC_INIT(0);
 
@@ -269,13 +278,63 @@ static void pprobe_claim(struct list_head *launch)
 static void pprobe_run(void *data, async_cookie_t cookie);
 
 /*
- * Called without pprobe_lock: async_schedule_dev() runs the function
- * itself when it cannot allocate, and the probe must not run under the
- * lock.
+ * The work item a requester queues behind the probes it launched on its
+ * own CPU, and waits for.
+ */
+struct pprobe_resume {
+	struct work_struct work;
+	struct completion done;
+};
+
+static void pprobe_resume_fn(struct work_struct *work)
+{
+	complete(&container_of(work, struct pprobe_resume, work)->done);
+}
+
+/*
+ * Let the probes just queued on @cpu start, and come back when each of
+ * them has ended or is sleeping.  The workqueue's concurrency management
+ * runs the work items of a CPU one after the other while they keep the
+ * CPU busy and starts the next one when the running one sleeps; the
+ * resume item queued last thus runs once no probe before it is running,
+ * in the worker of the last probe that ended or in a new one.
+ */
+static void pprobe_wait_local(int cpu)
+{
+	struct pprobe_resume res;
+
+	might_sleep();
+	INIT_WORK_ONSTACK(&res.work, pprobe_resume_fn);
+	init_completion(&res.done);
+	queue_work_on(cpu, system_wq, &res.work);
+	wait_for_completion(&res.done);
+	destroy_work_on_stack(&res.work);
+}
+
+/*
+ * Hand the devices of @launch to async workers and drop the references of
+ * @drop.  Called without pprobe_lock: async_schedule_dev() runs the
+ * function itself when it cannot allocate, and the probe must not run
+ * under the lock.
+ *
+ * From an async worker, that is from a probe that bound its device, the
+ * devices it made ready go to unbound workers, to run next to it.  Any
+ * other requester (an initcall, a task registering a driver or a device)
+ * queues them on its own CPU and waits until each has ended or sleeps.  A
+ * probe that does not wait for anything, as most of the probes at boot,
+ * then runs at once on a CPU that is running anyway, as if it were
+ * synchronous: no idle CPU is woken for it (on a kernel without
+ * preemption a worker on the requester's CPU would not even start before
+ * the requester sleeps), and it does not compete with the requester for
+ * CPU time or locks.  A probe that waits for its hardware sleeps, and the
+ * requester goes on while it waits.
  */
 static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 {
+	bool local = !current_is_async();
+	int cpu = raw_smp_processor_id();
 	struct device_private *p, *n;
+	bool wait = false;
 
 	list_for_each_entry_safe(p, n, drop, pprobe_node) {
 		list_del(&p->pprobe_node);
@@ -284,8 +343,15 @@ static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 	list_for_each_entry_safe(p, n, launch, pprobe_node) {
 		list_del(&p->pprobe_node);
 		atomic_inc(&pprobe_launches);
+		if (local && async_schedule_dev_on_cpu(pprobe_run, p->device, cpu)) {
+			atomic_inc(&pprobe_locals);
+			wait = true;
+			continue;
+		}
 		async_schedule_dev(pprobe_run, p->device);
 	}
+	if (wait)
+		pprobe_wait_local(cpu);
 }
 
 /* Probe @dev, a queued device, in @r's worker. */
@@ -547,6 +613,7 @@ void driver_pprobe_get_stats(struct pprobe_stats *stats)
 	stats->requests = atomic_read(&pprobe_requests);
 	stats->parked = atomic_read(&pprobe_parks);
 	stats->launched = atomic_read(&pprobe_launches);
+	stats->local = atomic_read(&pprobe_locals);
 	stats->probes = atomic_read(&pprobe_probes);
 	stats->deferrals = atomic_read(&pprobe_deferrals);
 	mutex_lock(&pprobe_lock);
@@ -562,9 +629,11 @@ static int pprobe_stats_show(struct seq_file *s, void *unused)
 
 	driver_pprobe_get_stats(&st);
 	seq_printf(s, "active %d\nrequests %u\nparked %u\nlaunched %u\n"
-		   "probes %u\ndeferrals %u\nparked_now %u\ninflight %u\n",
+		   "local %u\nprobes %u\ndeferrals %u\nparked_now %u\n"
+		   "inflight %u\n",
 		   driver_pprobe_active(), st.requests, st.parked, st.launched,
-		   st.probes, st.deferrals, st.parked_now, st.inflight);
+		   st.local, st.probes, st.deferrals, st.parked_now,
+		   st.inflight);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pprobe_stats);

@@ -16,6 +16,8 @@
  * @requests: asynchronous probe requests received
  * @parked: requests that had to wait for a parent or a supplier
  * @launched: probes handed to the async workers
+ * @local: of those, queued on the requester's CPU, which waited for them
+ *	to end or sleep
  * @probes: driver probe attempts (driver_probe_device() calls)
  * @deferrals: attempts that ended in -EPROBE_DEFER
  * @parked_now: devices waiting for a dependency right now
@@ -25,6 +27,7 @@ struct pprobe_stats {
 	unsigned int requests;
 	unsigned int parked;
 	unsigned int launched;
+	unsigned int local;
 	unsigned int probes;
 	unsigned int deferrals;
 	unsigned int parked_now;
