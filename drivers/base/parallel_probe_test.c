@@ -15,6 +15,7 @@
 #include <linux/bitmap.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
@@ -693,6 +694,182 @@ static void ppt_shutdown_in_flight(struct kunit *test)
 	}
 }
 
+/*
+ * Probes launched by a task rather than by a probe run on the task's CPU
+ * while the task waits: one that does not sleep has bound its device when
+ * the driver's or the device's registration returns, in an async entry so
+ * that the barriers cover it.
+ */
+#define PPT_QUICK_DRV	"pprobe-test-quick"
+#define PPT_QUICK_N	8
+
+static atomic_t ppt_quick_probes;
+static atomic_t ppt_quick_async;
+
+static int ppt_quick_probe(struct platform_device *pdev)
+{
+	atomic_inc(&ppt_quick_probes);
+	if (current_is_async())
+		atomic_inc(&ppt_quick_async);
+	return 0;
+}
+
+static struct platform_driver ppt_quick_driver = {
+	.probe = ppt_quick_probe,
+	.driver = {
+		.name = PPT_QUICK_DRV,
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static unsigned int ppt_local(void)
+{
+	struct pprobe_stats st;
+
+	driver_pprobe_get_stats(&st);
+	return st.local;
+}
+
+static void ppt_local_quick(struct kunit *test)
+{
+	struct platform_device *pdev[PPT_QUICK_N];
+	unsigned int local;
+	struct rnd_state rnd;
+	int i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_quick_probes, 0);
+	atomic_set(&ppt_quick_async, 0);
+	local = ppt_local();
+
+	/* devices first: the driver's registration asks for their probes */
+	for (i = 0; i < PPT_QUICK_N / 2; i++) {
+		pdev[i] = platform_device_register_simple(PPT_QUICK_DRV, i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_quick_driver), 0);
+	for (i = 0; i < PPT_QUICK_N / 2; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, pdev[i]->dev.driver,
+					&ppt_quick_driver.driver,
+					"device %d not bound when the driver's registration returned",
+					i);
+
+	/* then the driver: each device's registration asks for its probe */
+	for (; i < PPT_QUICK_N; i++) {
+		pdev[i] = platform_device_register_simple(PPT_QUICK_DRV, i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+		KUNIT_EXPECT_PTR_EQ_MSG(test, pdev[i]->dev.driver,
+					&ppt_quick_driver.driver,
+					"device %d not bound when its registration returned",
+					i);
+	}
+
+	wait_for_device_probe();
+	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_quick_probes), PPT_QUICK_N);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_quick_async), PPT_QUICK_N,
+			    "a probe did not run in an async entry");
+	KUNIT_EXPECT_EQ(test, ppt_local() - local, PPT_QUICK_N);
+
+	platform_driver_unregister(&ppt_quick_driver);
+	for (i = 0; i < PPT_QUICK_N; i++)
+		platform_device_unregister(pdev[i]);
+}
+
+/*
+ * A probe launched on its requester's CPU that sleeps lets the requester
+ * go on, and the next one starts meanwhile: a driver's registration
+ * returns while the probes of all its devices wait for their (here
+ * simulated) hardware, and async_synchronize_full() waits for them.  The
+ * driver is registered by a kernel thread so that a registration that
+ * waited for the probes to end is caught by a bounded wait.
+ */
+#define PPT_GATED_DRV	"pprobe-test-gated"
+#define PPT_GATED_N	4
+
+static DECLARE_COMPLETION(ppt_gate);
+static atomic_t ppt_gated_started;
+static atomic_t ppt_gated_done;
+
+static int ppt_gated_probe(struct platform_device *pdev)
+{
+	atomic_inc(&ppt_gated_started);
+	wait_for_completion_timeout(&ppt_gate, 20 * HZ);
+	usleep_range(1000, 2000);
+	atomic_inc(&ppt_gated_done);
+	return 0;
+}
+
+static struct platform_driver ppt_gated_driver = {
+	.probe = ppt_gated_probe,
+	.driver = {
+		.name = PPT_GATED_DRV,
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+struct ppt_registrar {
+	struct completion done;
+	int ret;
+};
+
+static int ppt_register_gated(void *data)
+{
+	struct ppt_registrar *reg = data;
+
+	reg->ret = platform_driver_register(&ppt_gated_driver);
+	complete(&reg->done);
+	return 0;
+}
+
+static void ppt_local_sleeping(struct kunit *test)
+{
+	struct platform_device *pdev[PPT_GATED_N];
+	struct ppt_registrar reg = { .ret = -EINPROGRESS };
+	struct task_struct *task;
+	struct rnd_state rnd;
+	bool returned;
+	int i;
+
+	ppt_init(test, &rnd);
+	reinit_completion(&ppt_gate);
+	init_completion(&reg.done);
+	atomic_set(&ppt_gated_started, 0);
+	atomic_set(&ppt_gated_done, 0);
+
+	for (i = 0; i < PPT_GATED_N; i++) {
+		pdev[i] = platform_device_register_simple(PPT_GATED_DRV, i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	task = kthread_run(ppt_register_gated, &reg, "ppt-register");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+
+	returned = wait_for_completion_timeout(&reg.done, 5 * HZ);
+	KUNIT_EXPECT_TRUE_MSG(test, returned,
+			      "the driver's registration waited for sleeping probes");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_gated_started), PPT_GATED_N,
+			    "the probes did not wait for their hardware at once");
+	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_gated_done), 0);
+
+	complete_all(&ppt_gate);
+	if (!returned)
+		wait_for_completion(&reg.done);
+	KUNIT_ASSERT_EQ(test, reg.ret, 0);
+
+	async_synchronize_full();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_gated_done), PPT_GATED_N,
+			    "async_synchronize_full() returned before the probes ended");
+	for (i = 0; i < PPT_GATED_N; i++)
+		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_gated_driver.driver);
+
+	platform_driver_unregister(&ppt_gated_driver);
+	for (i = 0; i < PPT_GATED_N; i++)
+		platform_device_unregister(pdev[i]);
+}
+
 static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_random_graphs),
 	KUNIT_CASE(ppt_driver_unregister_in_flight),
@@ -700,6 +877,8 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_late_supplier),
 	KUNIT_CASE(ppt_runtime_pm_devres),
 	KUNIT_CASE(ppt_shutdown_in_flight),
+	KUNIT_CASE(ppt_local_quick),
+	KUNIT_CASE(ppt_local_sleeping),
 	{}
 };
 
