@@ -10,14 +10,14 @@
 # (default), each BENCH_REPS times in one boot.  Then the time from power
 # on to /init of KERNEL without the module against STOCK_KERNEL (the base
 # without the series, configured the same but for the scheduler), and of
-# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS rounds in which
-# the three take turns.  Writes OUT/probe.json, OUT/probe.md and
+# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS (15) rounds in
+# which the three take turns in a rotating order.  Writes OUT/probe.json, OUT/probe.md and
 # OUT/probe*.png.
 set -uo pipefail
 arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 reps=${BENCH_REPS:-5}
-boots=${BENCH_BOOTS:-7}
+boots=${BENCH_BOOTS:-15}
 params=${BENCH_PARAMS:-}
 mkdir -p "$out"
 rc=0
@@ -40,11 +40,15 @@ done
 # Boot to /init without the module.  The kernels take turns, so that
 # whatever else runs on this host slows all of them alike, and the load
 # average at each boot is kept with it.  The series' kernel boots twice a
-# round: as it is, and with the scheduler off.
+# round: as it is, and with the scheduler off.  The order rotates from one
+# round to the next, so that no kernel always boots first or after the
+# same one.
 declare -A bimg=([stock]=$stock [series]=$kernel [series-off]=$kernel)
 declare -A bapp=([stock]="" [series]="" [series-off]="driver_parallel_probe=off")
+order=(stock series series-off)
 for b in $(seq 1 "$boots"); do
-	for k in stock series series-off; do
+	r=$(( (b - 1) % 3 ))
+	for k in "${order[@]:r}" "${order[@]:0:r}"; do
 		wd=$out/boot-$arch-$k-$b
 		mkdir -p "$wd"
 		cut -d' ' -f1-3 /proc/loadavg > "$wd/loadavg"

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""probe-rst.py PROBE_MD RST: put the tables of out/bench/probe.md into
+the Figures section of Documentation/driver-api/parallel-probe.rst, as
+reStructuredText simple tables, between the comment that starts
+".. The tables up to" and the comment ".. End of the tables of
+probe-rst.py.".  Cells and sentences are copied as probe-report.py
+wrote them; nothing is computed here.
+"""
+import re
+import sys
+
+START = '.. The tables up to'
+END = '.. End of the tables of probe-rst.py.'
+ARCH_NAMES = {'x86_64': 'x86_64', 'arm': 'ARM'}
+
+
+def rst_escape(text):
+    """Escape what reStructuredText would take for markup."""
+    return re.sub(r'([*`|_\\])', r'\\\1', text)
+
+
+def md_sections(text):
+    """[(arch, [block]) ...]; a block is a table (list of rows) or a
+    sentence (str), in the order of probe.md"""
+    sections, cur, table = [], None, None
+    for line in text.splitlines():
+        if line.startswith('## '):
+            cur = (line[3:].strip(), [])
+            sections.append(cur)
+            table = None
+        elif cur is None:
+            continue
+        elif line.startswith('|---'):
+            continue
+        elif line.startswith('|'):
+            cells = [c.strip() for c in line.strip().strip('|').split('|')]
+            if table is None:
+                table = []
+                cur[1].append(table)
+            table.append(cells)
+        else:
+            table = None
+            if line.strip():
+                cur[1].append(line.strip())
+    return sections
+
+
+def rst_table(rows):
+    rows = [[rst_escape(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    rule = '  '.join('=' * w for w in widths)
+    out = [rule]
+    for n, r in enumerate(rows):
+        out.append('  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        if n == 0:
+            out.append(rule)
+    out.append(rule)
+    return out
+
+
+def main():
+    md, rst = sys.argv[1], sys.argv[2]
+    sections = md_sections(open(md).read())
+    if not sections:
+        sys.exit('probe-rst.py: no "## ARCH" section in %s' % md)
+    lines = open(rst).read().split('\n')
+    start = next(i for i, l in enumerate(lines) if l.startswith(START))
+    # the comment goes on to its first blank line
+    while lines[start].strip():
+        start += 1
+    end = next(i for i, l in enumerate(lines) if i > start and l == END)
+    new = ['']
+    for arch, blocks in sections:
+        head = ARCH_NAMES.get(arch, arch)
+        new += [head, '-' * len(head), '']
+        for b in blocks:
+            if isinstance(b, list):
+                new += rst_table(b) + ['']
+            else:
+                new += [rst_escape(b), '']
+    lines[start:end] = new
+    open(rst, 'w').write('\n'.join(lines))
+
+
+if __name__ == '__main__':
+    main()
