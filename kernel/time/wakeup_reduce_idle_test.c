@@ -138,6 +138,8 @@ static void test_tick_stopped_at_idle_entry(struct kunit *test)
 	irqs = fewest_irqs(test, true, &stopped);
 	if (!irqs)
 		kunit_skip(test, "no idle period seen, or timer interrupts not counted");
+	kunit_info(test, "wakeup_reduce on: %lu interrupt(s), tick %s\n", irqs,
+		   stopped ? "stopped" : "running");
 	KUNIT_EXPECT_EQ_MSG(test, irqs, 1ul,
 			    "the tick ran on after the wakeup that ran a task");
 	KUNIT_EXPECT_TRUE(test, stopped);
@@ -152,6 +154,7 @@ static void test_off_retains_tick(struct kunit *test)
 	irqs = fewest_irqs(test, false, &stopped);
 	if (!irqs)
 		kunit_skip(test, "no idle period seen, or timer interrupts not counted");
+	kunit_info(test, "wakeup_reduce off: %lu interrupt(s)\n", irqs);
 	KUNIT_EXPECT_GE_MSG(test, irqs, 2ul,
 			    "the tick was stopped at idle entry with wakeup_reduce=off");
 }
