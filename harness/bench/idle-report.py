@@ -47,6 +47,9 @@ WHY = [
     ('tick rcu', 'RCU callbacks queued on the CPU'),
     ('timer dev_watchdog', 'network TX watchdog: it must notice a hung '
      'queue, so not deferrable'),
+    ('timer process_timeout', "a task's schedule_timeout(); with the "
+     'series only in the first 100 ms of the window, next to the RCU grace '
+     "period of the benchmark's own commands"),
     ('work neigh_periodic_work', 'neighbour table GC'),
     ('timer softdog_ticktock', 'watchdog'),
 ]
