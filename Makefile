@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-probe bench-slab bench-idle
+	harness-test tools-test bench-flash bench-probe bench-slab bench-idle bench-idle-cost
 
 all: demo
 
@@ -204,6 +204,12 @@ bench-probe: tree
 ##                    configs: periodic HZ=250, stock NO_HZ_IDLE and the series
 bench-idle: tree
 	@$(H)/bench-idle.sh $(TREE) $(OUT)/bench
+
+## make bench-idle-cost  what stopping the tick at every idle entry costs a
+##                    busy guest: pipe ping-pong and sleeps, wakeup_reduce
+##                    off and on (BENCH_ARCHES, default x86_64)
+bench-idle-cost: tree
+	@$(H)/bench-idle-cost.sh $(TREE) $(OUT)/bench
 
 ## make tools-test    build tools/sffs for the host and test them on images
 tools-test: tree

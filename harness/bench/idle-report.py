@@ -26,12 +26,14 @@ TARGET = {'tiny': 0.2, 'realistic': 0.5}
 WHY = [
     ('tick max_deferment', 'timekeeping: the clocksource must be read '
      'before it wraps (max_idle_ns; 19 s for the HPET of x86_64 QEMU)'),
-    ('tick next_timer', 'the tick the idle loop keeps one jiffy after a '
-     'wakeup that ran a task (no cpuidle driver: the tick is stopped only '
-     'after an idle period ended by the tick); see wakeup-reduce.rst'),
-    ('timer fib6_gc_timer_cb', 'IPv6 route GC every 30 s; could be '
-     'deferrable (not done)'),
-    ('work wb_workfn', 'writeback of the dirty data of the setup'),
+    ('tick next_timer', 'a tick named after the next timer: with '
+     'wakeup_reduce=off the tick the idle loop retains one jiffy after a '
+     'wakeup that ran a task; see wakeup-reduce.rst'),
+    ('timer fib6_gc_timer_cb', 'IPv6 route GC every 30 s: removes redirect '
+     'routes via a gateway that is no longer a router, which lookups still '
+     'use; not deferrable (wakeup-reduce.rst)'),
+    ('work wb_workfn', 'writeback of the dirty data of the setup: the dirty '
+     'expiry bounds data held only in RAM'),
     ('ipi call nohz_csd_func', 'idle load balancing kicked by the '
      'benchmark\'s own busy moment at an edge of the window'),
     ('ipi wake kworker', 'a work queued from the other CPU'),
@@ -45,6 +47,9 @@ WHY = [
     ('tick rcu', 'RCU callbacks queued on the CPU'),
     ('timer dev_watchdog', 'network TX watchdog: it must notice a hung '
      'queue, so not deferrable'),
+    ('timer process_timeout', "a task's schedule_timeout(); with the "
+     'series only in the first 100 ms of the window, next to the RCU grace '
+     "period of the benchmark's own commands"),
     ('work neigh_periodic_work', 'neighbour table GC'),
     ('timer softdog_ticktock', 'watchdog'),
 ]
@@ -188,9 +193,10 @@ def main():
                 fmt(tgt, '%.1f'), met]) + ' |')
     md.append('')
     head = '| arch | config | idle s | ' + \
-        ' | '.join(TITLES[m] for m in MODES) + ' | series wakeups/s | target |'
+        ' | '.join(TITLES[m] for m in MODES) + \
+        ' | series wakeups/s | target | series met |'
     md += ['## Interrupts per CPU per second', '', head,
-           '|' + ' --- |' * (len(MODES) + 5)]
+           '|' + ' --- |' * (len(MODES) + 6)]
     for arch in arches:
         for c in configs:
             runs = res['runs'][arch][c]
@@ -204,6 +210,21 @@ def main():
                 row.append(cell)
             row.append(per_cpu(runs['series'], 'wakeups_per_cpu_s'))
             row.append('%.1f' % TARGET.get(c, 0))
+            # by interrupts: the mean, then the busiest CPU
+            sm = runs['series']['metrics']
+            n = int(sm.get('cpus', 0))
+            mean = sm.get('irq_per_cpu_s')
+            cpus = [sm.get('irq_per_cpu_s_cpu%d' % i) for i in range(n)]
+            tgt = TARGET.get(c)
+            if tgt is None or mean is None or None in cpus or not n:
+                met = '-'
+            elif mean > tgt:
+                met = 'no'
+            elif max(cpus) > tgt:
+                met = 'mean yes, busiest CPU %.2f' % max(cpus)
+            else:
+                met = 'yes, every CPU'
+            row.append(met)
             md.append('| ' + ' | '.join(row) + ' |')
     md.append('')
     for arch in arches:

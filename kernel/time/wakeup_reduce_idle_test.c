@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the idle tick of CONFIG_IDLE_WAKEUP_REDUCE.
+ *
+ * Without a cpuidle driver, the idle loop of the base tree stops the tick
+ * only when the last idle period ended with a tick: after a wakeup that
+ * ran a task, it enters idle with the tick running, takes one more tick a
+ * jiffy later and only then stops it.  With wakeup_reduce on, it stops the
+ * tick at every idle entry.
+ *
+ * The test goes through the real idle loop.  A task wakes from a timer
+ * (the wakeup that runs a task), then sleeps until an hrtimer 3.5 ticks
+ * away; the hrtimer's callback counts the interrupts the CPU took while
+ * idle.  With the tick stopped at idle entry there is one, the hrtimer's
+ * own; with the tick retained there are at least two, the retained tick
+ * and the hrtimer.  Interrupts that have nothing to do with the test (RCU
+ * keeping the tick, a device) can only add to the count, so the smallest
+ * count of a few rounds is taken.  The timer interrupt must be counted in
+ * kstat_cpu_irqs_sum(), as on UML where make kunit runs; elsewhere the
+ * test is skipped.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpuidle.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel_stat.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/tick.h>
+#include <linux/wakeup_reduce.h>
+
+#include "tick-internal.h"
+
+#define ROUNDS	20
+
+struct idle_probe {
+	struct hrtimer timer;
+	struct completion done;
+	unsigned long irqs;
+	bool idle;
+	bool stopped;
+};
+
+static enum hrtimer_restart idle_probe_fn(struct hrtimer *t)
+{
+	struct idle_probe *p = container_of(t, struct idle_probe, timer);
+
+	p->irqs = kstat_cpu_irqs_sum(smp_processor_id());
+	p->idle = is_idle_task(current);
+	p->stopped = tick_nohz_tick_stopped();
+	complete(&p->done);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * One idle period right after a timer wakeup that ran this task: the
+ * interrupts the CPU took until the probe fired, or 0 when the probe did
+ * not find the CPU idle.
+ */
+static unsigned long idle_period_irqs(struct idle_probe *p)
+{
+	unsigned long irqs0;
+
+	migrate_disable();
+	schedule_timeout_uninterruptible(1);
+	irqs0 = kstat_cpu_irqs_sum(smp_processor_id());
+	reinit_completion(&p->done);
+	hrtimer_start(&p->timer, ns_to_ktime(3 * TICK_NSEC + TICK_NSEC / 2),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&p->done);
+	migrate_enable();
+	return p->idle ? p->irqs - irqs0 : 0;
+}
+
+/*
+ * The fewest interrupts of ROUNDS idle periods with wakeup_reduce @on,
+ * 0 when no round found the CPU idle; @stopped says whether the tick was
+ * stopped in a round with that count.
+ */
+static unsigned long fewest_irqs(struct kunit *test, bool on, bool *stopped)
+{
+	struct idle_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	unsigned long n, fewest = 0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	init_completion(&p->done);
+	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	p->timer.function = idle_probe_fn;
+	WRITE_ONCE(wakeup_reduce_on, on);
+	*stopped = false;
+	for (i = 0; i < ROUNDS; i++) {
+		n = idle_period_irqs(p);
+		if (!n)
+			continue;
+		if (!fewest || n < fewest) {
+			fewest = n;
+			*stopped = p->stopped;
+		} else if (n == fewest) {
+			*stopped |= p->stopped;
+		}
+	}
+	hrtimer_cancel(&p->timer);
+	return fewest;
+}
+
+static bool saved_on;
+
+static int idle_tick_init(struct kunit *test)
+{
+	struct cpuidle_device *dev;
+	bool no_driver;
+
+	/* first: the exit function restores it even after a skip */
+	saved_on = READ_ONCE(wakeup_reduce_on);
+	if (!tick_nohz_active)
+		kunit_skip(test, "the tick is not stopped in idle (nohz off)");
+	preempt_disable();
+	dev = cpuidle_get_device();
+	no_driver = cpuidle_not_available(cpuidle_get_cpu_driver(dev), dev);
+	preempt_enable();
+	if (!no_driver)
+		kunit_skip(test, "the CPU has a cpuidle driver");
+	return 0;
+}
+
+static void idle_tick_exit(struct kunit *test)
+{
+	WRITE_ONCE(wakeup_reduce_on, saved_on);
+}
+
+/* wakeup_reduce on: the tick is stopped at the first idle entry */
+static void test_tick_stopped_at_idle_entry(struct kunit *test)
+{
+	unsigned long irqs;
+	bool stopped;
+
+	irqs = fewest_irqs(test, true, &stopped);
+	if (!irqs)
+		kunit_skip(test, "no idle period seen, or timer interrupts not counted");
+	kunit_info(test, "wakeup_reduce on: %lu interrupt(s), tick %s\n", irqs,
+		   stopped ? "stopped" : "running");
+	KUNIT_EXPECT_EQ_MSG(test, irqs, 1ul,
+			    "the tick ran on after the wakeup that ran a task");
+	KUNIT_EXPECT_TRUE(test, stopped);
+}
+
+/* wakeup_reduce=off: the base tree's rule, one more tick before it stops */
+static void test_off_retains_tick(struct kunit *test)
+{
+	unsigned long irqs;
+	bool stopped;
+
+	irqs = fewest_irqs(test, false, &stopped);
+	if (!irqs)
+		kunit_skip(test, "no idle period seen, or timer interrupts not counted");
+	kunit_info(test, "wakeup_reduce off: %lu interrupt(s)\n", irqs);
+	KUNIT_EXPECT_GE_MSG(test, irqs, 2ul,
+			    "the tick was stopped at idle entry with wakeup_reduce=off");
+}
+
+static struct kunit_case wakeup_reduce_idle_cases[] = {
+	KUNIT_CASE(test_tick_stopped_at_idle_entry),
+	KUNIT_CASE(test_off_retains_tick),
+	{}
+};
+
+static struct kunit_suite wakeup_reduce_idle_suite = {
+	.name = "wakeup_reduce_idle",
+	.init = idle_tick_init,
+	.exit = idle_tick_exit,
+	.test_cases = wakeup_reduce_idle_cases,
+};
+
+kunit_test_suite(wakeup_reduce_idle_suite);
+
+MODULE_LICENSE("GPL");
