@@ -9,6 +9,8 @@ are copied as flash-report.py wrote them; nothing is computed here.
 import re
 import sys
 
+from rst import table as rst_table
+
 # flash.md heading -> (rst heading, columns kept: None for all)
 SECTIONS = [
     ('Clean mount, ms', 'Clean mount, ms (UBIFS: UBI attach plus mount)',
@@ -43,20 +45,6 @@ def md_tables(text):
             cells = [c.strip() for c in line.strip('|').split('|')]
             tables.setdefault(head, []).append(cells)
     return tables
-
-
-def rst_table(rows):
-    widths = [max(len(r[i].replace('~', '\\~')) for r in rows)
-              for i in range(len(rows[0]))]
-    rule = '  '.join('=' * w for w in widths)
-    out = [rule]
-    for n, r in enumerate(rows):
-        out.append('  '.join(c.replace('~', '\\~').ljust(w)
-                             for c, w in zip(r, widths)).rstrip())
-        if n == 0:
-            out.append(rule)
-    out.append(rule)
-    return out
 
 
 def main():

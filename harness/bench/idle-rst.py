@@ -10,6 +10,8 @@ computed here.  COST_MD may be "-" to leave its tables out.
 """
 import sys
 
+from rst import table as rst_table
+
 START = '.. idle-rst.py: start'
 END = '.. idle-rst.py: end'
 
@@ -33,24 +35,6 @@ def md_tables(text):
             para = line.strip().rstrip(':')
         cur = None
     return tables
-
-
-def esc(c):
-    return c.replace('\\', '\\\\').replace('*', '\\*').replace('`', '\\`') \
-        .replace('_', '\\_') if c else '-'
-
-
-def rst_table(rows):
-    rows = [[esc(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    rule = '  '.join('=' * w for w in widths)
-    out = [rule]
-    for n, r in enumerate(rows):
-        out.append('  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-        if n == 0:
-            out.append(rule)
-    out.append(rule)
-    return out
 
 
 def section(title, char):

@@ -7,17 +7,13 @@ reStructuredText simple tables, between the comment that starts
 probe-rst.py.".  Cells and sentences are copied as probe-report.py
 wrote them; nothing is computed here.
 """
-import re
 import sys
+
+from rst import escape as rst_escape, table as rst_table
 
 START = '.. The tables up to'
 END = '.. End of the tables of probe-rst.py.'
 ARCH_NAMES = {'x86_64': 'x86_64', 'arm': 'ARM'}
-
-
-def rst_escape(text):
-    """Escape what reStructuredText would take for markup."""
-    return re.sub(r'([*`|_\\])', r'\\\1', text)
 
 
 def md_sections(text):
@@ -44,19 +40,6 @@ def md_sections(text):
             if line.strip():
                 cur[1].append(line.strip())
     return sections
-
-
-def rst_table(rows):
-    rows = [[rst_escape(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    rule = '  '.join('=' * w for w in widths)
-    out = [rule]
-    for n, r in enumerate(rows):
-        out.append('  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-        if n == 0:
-            out.append(rule)
-    out.append(rule)
-    return out
 
 
 def main():
