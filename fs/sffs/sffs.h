@@ -162,13 +162,13 @@ int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
 /* file.c */
 extern const struct file_operations sffs_file_operations;
 extern const struct address_space_operations sffs_aops;
-unsigned int sffs_default_journal(const struct sffs_io *io);
 int sffs_compr_init(struct sffs_info *c);
 struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
 void sffs_compr_exit(struct sffs_info *c);
 int sffs_truncate_block(struct inode *inode, loff_t size);
 
 /* super.c */
+unsigned int sffs_default_journal(const struct sffs_io *io);
 extern struct file_system_type sffs_fs_type;
 
 /* xattr.c */
