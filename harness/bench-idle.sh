@@ -33,6 +33,7 @@ jobs=${BENCH_JOBS:-2}
 base=$build/base-wt
 declare -A image=([x86_64]=arch/x86/boot/bzImage [arm]=arch/arm/boot/zImage)
 declare -A bb=([x86_64]=/bin/busybox [arm]=$build/dl/busybox-armhf/bin/busybox)
+declare -A cc=([x86_64]=gcc [arm]=arm-linux-gnueabihf-gcc)
 # The virtio transport of each guest, for the realistic configuration.
 declare -A transport=([x86_64]=CONFIG_VIRTIO_PCI=y [arm]=CONFIG_VIRTIO_MMIO=y)
 declare -A devs=(
@@ -70,6 +71,10 @@ build_all() {	# ARCH
 			> "$out/idle-$arch-$c-series-build.log" 2>&1 ||
 			{ tail -n 20 "$out/idle-$arch-$c-series-build.log"; rc=1; }
 	done
+	# the guest's measured window (bench/idle-snap.c)
+	mkdir -p "$build/idle-snap-$arch"
+	${cc[$arch]} -O2 -Wall -static -o "$build/idle-snap-$arch/idle-snap" \
+		"$here/bench/idle-snap.c" || rc=1
 	# flashctl (UBI attach and volumes) for the realistic guest
 	"$here/ksft.sh" "$arch" "$tree" "$build/ksft-idle-$arch" flash \
 		> "$out/idle-$arch-ksft.log" 2>&1 ||
@@ -107,6 +112,7 @@ boot_all() {	# ARCH
 				--busybox "${bb[$arch]}" --name "bench-idle-$arch-$c-$mode" \
 				--workdir "$wd" --mem 384 --smp 2 \
 				--payload "$here/bench/idle-guest.sh:idle-guest.sh" \
+				--payload "$build/idle-snap-$arch/idle-snap:idle-snap" \
 				--payload "$build/ksft-idle-$arch/install/flash/flashctl:flashctl" \
 				"${qargs[@]}" --append "$append" \
 				--timeout $((idle + 400)) --run "./idle-guest.sh $c $idle" |

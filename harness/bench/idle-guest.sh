@@ -62,37 +62,26 @@ fi
 
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 
-# copy FILE to stdout with shell builtins only: no fork inside the window
-copy()
-{
-	while IFS= read -r l; do
-		echo "$l"
-	done < "$1"
-}
-
-# The measured window: only shell builtins run in it, while a sleep
-# started before it runs out.  The fork and exec of that sleep settle for
-# four seconds first, waited for by a read that times out on an empty FIFO.
-mkfifo /tmp/idle.fifo
-exec 3<> /tmp/idle.fifo
-sleep $((secs + 5)) &
-sp=$!
-read -r -t 4 -u 3 _
-# /proc/timer_list is long and the builtins read it slowly, ticking all
-# the while: it is read outside the tight window, which only counts
-# idle exits (none while busy); then one more second to settle.
-copy /proc/timer_list > /tmp/tl0
-read -r ta _ < /proc/uptime
-read -r -t 1 -u 3 _
-[ -d $W ] && echo 1 > $W/reset
-copy /proc/interrupts > /tmp/irq0
-read -r t0 _ < /proc/uptime
-wait $sp
-read -r t1 _ < /proc/uptime
-[ -d $W ] && copy $W/stats > /tmp/stats
-copy /proc/interrupts > /tmp/irq1
-read -r tb _ < /proc/uptime
-copy /proc/timer_list > /tmp/tl1
+# The measured window is idle-snap's: it waits four seconds for its own
+# fork and exec to settle, reads the counters, resets the attribution,
+# sleeps for the window and reads them again, without forking and with one
+# read() per page, so that the window's edges keep no CPU busy long enough
+# for a tick (see harness/bench/idle-snap.c).  It writes its files only
+# after the window.
+mkdir -p /tmp/snap
+if [ -d $W ]; then
+	./idle-snap 4 "$secs" $W/reset /tmp/snap \
+		/proc/timer_list /proc/interrupts $W/stats || rc=1
+	cp /tmp/snap/2.1 /tmp/stats
+else
+	./idle-snap 4 "$secs" - /tmp/snap /proc/timer_list /proc/interrupts ||
+		rc=1
+fi
+cp /tmp/snap/0.0 /tmp/tl0
+cp /tmp/snap/0.1 /tmp/tl1
+cp /tmp/snap/1.0 /tmp/irq0
+cp /tmp/snap/1.1 /tmp/irq1
+read -r t0 t1 < /tmp/snap/window
 
 # The idle time as the guest measured it (the sleep may overshoot).
 dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
@@ -137,7 +126,7 @@ END {
 # A CPU comes back to tick_nohz_idle_stop_tick() once per wakeup, whatever
 # woke it: the idle_calls count of each CPU is a wakeup count that the
 # stock kernel has too (not in periodic mode, which never stops the tick).
-awk -v n="$cpus" -v dt="$(awk -v a="$ta" -v b="$tb" 'BEGIN { print b - a }')" '
+awk -v n="$cpus" -v dt="$dt" '
 /^cpu: / { cpu = $2 }
 /^  \.idle_calls/ {
 	if (FILENAME == ARGV[1]) { a[cpu] = $NF } else { d[cpu] = $NF - a[cpu]; seen = 1 }

@@ -40,6 +40,8 @@ WHY = [
     ('ipi reschedule', 'a task made runnable by the other CPU'),
     ('hrtimer hrtimer_wakeup', "the benchmark's own sleep ending"),
     ('ipi wake idle-guest.sh', 'the benchmark shell woken at the end'),
+    ('ipi wake idle-snap', "the benchmark's own sleep ending, its task "
+     'on the other CPU'),
     ('ipi wake rcu_sched', 'RCU grace period for the benchmark\'s own '
      'commands before the window'),
     ('tick timer_due', 'tick kept on for a timer due within a tick '
@@ -155,9 +157,11 @@ def main():
           'CPU to the idle loop (idle_calls in /proc/timer_list), one per '
           'wakeup, on every tickless kernel; "attributed" are the wakeups '
           'the attribution of the series charged to a cause; "irq" is every '
-          'interrupt in /proc/interrupts (timer, devices, IPIs), which also '
-          'counts the ticks of the benchmark\'s own busy moments at the '
-          'edges of the window.  Targets: %s.'
+          'interrupt in /proc/interrupts (timer, devices, IPIs).  All three '
+          'are counted over the same window, whose counters the guest reads '
+          'with one read() per page and no fork (harness/bench/idle-snap.c), '
+          'so that reading them keeps no CPU busy long enough for a tick.  '
+          'Targets: %s.'
           % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()), '']
     md += ['## Wakeups per CPU per second', '',
            '| arch | config | idle s | stock NO_HZ_IDLE, idle exits | '
