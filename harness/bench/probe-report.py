@@ -7,10 +7,12 @@ console.log of each boot) and writes OUT/probe.json (merged with the
 other architecture's figures if there), OUT/probe.md and, with gnuplot,
 OUT/probe-ARCH.png (probing phase per mode against the critical path) and
 OUT/probe-ARCH-timeline.png (the series' probe timeline).  Every figure
-comes from the guests; nothing is computed here but medians and ratios.
+comes from the guests; nothing is computed here but medians, ratios and
+the order-statistics confidence interval of a median.
 """
 
 import json
+import math
 import os
 import re
 import statistics
@@ -28,6 +30,27 @@ MODES = [('sync', 'synchronous'),
 def load(path):
     with open(path) as f:
         return json.load(f)
+
+
+def median_ci(xs, level=0.95):
+    """The distribution-free confidence interval of the median of xs.
+
+    With n values sorted, the median lies between the k-th smallest and
+    the k-th largest with probability 1 - 2 P(Binomial(n, 1/2) < k); k is
+    the largest that keeps this at or above level.  None if n is too small
+    for any k (n < 6 at 95%).
+    """
+    xs = sorted(xs)
+    n = len(xs)
+    tail, k = 0.0, 0
+    while k < n:
+        nxt = tail + math.comb(n, k) / 2 ** n
+        if 2 * nxt > 1 - level:
+            break
+        tail, k = nxt, k + 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k]
 
 
 def main():
@@ -113,6 +136,7 @@ def main():
                  zip(e['rounds'], e['run_init']) if b in stock_by_round]
         e['vs_stock_same_round'] = diffs
         e['vs_stock_median'] = statistics.median(diffs) if diffs else None
+        e['vs_stock_ci95'] = median_ci(diffs) if k != 'stock' else None
     with open(jpath, 'w') as f:
         json.dump(res, f, indent=1)
 
@@ -135,7 +159,10 @@ def main():
              'CONFIG_DRIVER_PARALLEL_PROBE, and the kernels take turns '
              'in an order that rotates from round to round.  "Minus stock '
              'in the same round" is the median over the rounds of the '
-             'kernel\'s time less the stock kernel\'s in that round.  '
+             'kernel\'s time less the stock kernel\'s in that round, with '
+             'the 95% confidence interval of that median (order statistics, '
+             'no assumption about the distribution): an interval that '
+             'holds 0 means no difference this run can tell from noise.  '
              'Other work on the host only slows a boot down: the fastest '
              'boot is the least disturbed.', '']
     for arch_name, d in sorted(res.items()):
@@ -175,18 +202,21 @@ def main():
         bt = d['boot_to_init_s']
         lines += ['', '| kernel | kernel runs /init s (median) | (fastest) '
                   '| (slowest) | minus stock in the same round s (median) '
-                  '| /init script up s (median) | boots (kernel runs /init) '
+                  '| 95% interval | /init script up s (median) '
+                  '| boots (kernel runs /init) '
                   '| host load average at the boots |',
-                  '|---|---|---|---|---|---|---|---|']
+                  '|---|---|---|---|---|---|---|---|---|']
         for k, label in BOOTS:
             e = bt.get(k, {})
-            lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            ci = e.get('vs_stock_ci95')
+            lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
                 label, '-' if e.get('run_init_median') is None else
                 '%.3f' % e['run_init_median'],
                 '%.3f' % min(e['run_init']) if e.get('run_init') else '-',
                 '%.3f' % max(e['run_init']) if e.get('run_init') else '-',
                 '-' if e.get('vs_stock_median') is None else
                 '%+.3f' % e['vs_stock_median'],
+                '%+.3f to %+.3f' % tuple(ci) if ci else '-',
                 '-' if e.get('median') is None else '%.3f' % e['median'],
                 ' '.join('%.2f' % x for x in e.get('run_init', [])),
                 ' '.join('%.1f' % x for x in e.get('host_load', []))))
