@@ -17,8 +17,11 @@
 # their spread) and OUT/flash-*.png.
 #
 # Knobs (environment):
-#   BENCH_SIZES  nandsim sizes in MiB            (256 1024 4096)
-#   BENCH_FILLS  fill:kind[:extras] cases        (25:random:x 75:random 25:text)
+#   BENCH_SIZES  nandsim sizes in MiB            (256 1024 4096 16384; a
+#                size whose guest does not fit in the host's free memory
+#                is skipped with a message)
+#   BENCH_FILLS  fill:kind[:extras] cases        (25:random:x 75:random
+#                                                 25:text 75:text)
 #   BENCH_RUNS   guests per case                 (3)
 #   BENCH_REPEATS  remounts per guest            (3)
 #   BENCH_FS     file systems                    (sffs sffs-zstd ubifs ubifs-fm
@@ -28,6 +31,13 @@
 #   BENCH_ARM_SIZES  ARM nandsim sizes           (256 1024)
 #   BENCH_JFFS2_4G=1  run JFFS2 at 4 GiB and above too (mainline measured it
 #                unable to mount 4 GiB; filling it takes most of an hour)
+#   BENCH_RESUME=1  keep every guest of an earlier run into the same OUT
+#                that passed with the same kernel, modules, guest script
+#                and parameters (OUT/flash/NAME/inputs holds their
+#                checksums), and run only the others: the whole matrix
+#                takes longer than one sitting, and can be completed in
+#                several on the same machine.  flash.json records when
+#                each guest ran.
 set -uo pipefail
 tree=$1 obj=$2 objsum=$3 ksft=$4 out=$5
 aobj=${6:-} aksft=${7:-} abusybox=${8:-}
@@ -36,8 +46,8 @@ obj=$(cd "$obj" && pwd) objsum=$(cd "$objsum" && pwd)
 [ -z "$aobj" ] || aobj=$(cd "$aobj" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-sizes=${BENCH_SIZES:-"256 1024 4096"}
-fills=${BENCH_FILLS:-"25:random:x 75:random 25:text"}
+sizes=${BENCH_SIZES:-"256 1024 4096 16384"}
+fills=${BENCH_FILLS:-"25:random:x 75:random 25:text 75:text"}
 runs=${BENCH_RUNS:-3}
 repeats=${BENCH_REPEATS:-3}
 allfs=${BENCH_FS:-"sffs sffs-zstd ubifs ubifs-fm jffs2 jffs2-sum"}
@@ -69,7 +79,20 @@ guest() {
 	# per block: a sixteenth of the size covers them and its page table),
 	# the page cache a copy of what was last written.  A guest that would
 	# not fit in the host's free memory is not started.
-	local mem=$((768 + $6 / 16 + 2 * $7))
+	local mem=$((768 + $6 / 16 + 2 * $7)) wd=$out/flash/$2 inputs
+	# what the guest's figures depend on, to tell whether a kept one
+	# still stands for this kernel and these parameters
+	inputs=$( (sha256sum "$3/$image" "$3/mtdcount/mtdcount.ko" \
+		"$here/bench/flash-guest.sh" "$4"/flash/* "$4"/sffs/* 2>/dev/null |
+		cut -d' ' -f1; echo "$*" "$repeats") | sha256sum | cut -d' ' -f1)
+	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$wd/result.json" ] &&
+	   [ "$(cat "$wd/inputs" 2>/dev/null)" = "$inputs" ] &&
+	   python3 -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1])).get("failed", 1) != 0)' \
+		"$wd/result.json"; then
+		echo "   kept from $(date -u -r "$wd/result.json" '+%F %T') UTC"
+		return 0
+	fi
 	if [ $((mem + 2048)) -gt "$(awk '/^MemAvailable:/ {
 			print int($2 / 1024) }' /proc/meminfo)" ]; then
 		echo "   SKIP: $mem MiB of guest memory do not fit on this host"
@@ -84,6 +107,7 @@ guest() {
 		--mem $mem --timeout $((900 + $7 * 6)) \
 		--run "./flash-guest.sh $7 $8 $repeats $9 '${10}'" |
 		grep -E '^(PASS|FAIL)' | sed 's/^/   /'
+	echo "$inputs" > "$wd/inputs"
 }
 
 start=$(date +%s)

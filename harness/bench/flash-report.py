@@ -16,6 +16,7 @@ import os
 import re
 import statistics
 import sys
+import time
 
 NAMES = {'sffs': 'SFFS', 'sffs-zstd': 'SFFS+zstd', 'ubifs': 'UBIFS',
          'ubifs-fm': 'UBIFS+fastmap',
@@ -62,6 +63,10 @@ def main():
                 r = load(out, name)
                 if r is None:
                     continue
+                # when the guest ran (BENCH_RESUME keeps earlier guests)
+                c.setdefault('guests', {})[name] = time.strftime(
+                    '%Y-%m-%d %H:%M:%S', time.gmtime(os.path.getmtime(
+                        os.path.join(out, 'flash', name, 'result.json'))))
                 for t in r.get('results', []):
                     if not t.get('ok', True):
                         res['failed'].append('%s: %s' % (name,
@@ -101,6 +106,8 @@ def main():
                 s = '~' + s
         return s
 
+    ran = [t for c in res['cases'].values()
+           for t in c.get('guests', {}).values()]
     present = [fs for fs in fss if any(
         res['cases'][c]['fs'].get(fs) for c in res['cases'])]
     cases = list(res['cases'])
@@ -115,6 +122,9 @@ def main():
         'and, in brackets, the lowest and highest value seen.  "~" marks '
         'a spread over a third of the median: too noisy to conclude from.  '
         '"-": not run or failed.' % (kver, runs, repeats), '',
+        'The guests ran between %s and %s UTC on %s.' % (
+            min(ran) if ran else '-', max(ran) if ran else '-',
+            res['machine']), '',
         'Each file system compresses with its default: SFFS with LZO, '
         'UBIFS with zstd (6.1 builds it unless UBIFS_FS_ADVANCED_COMPR '
         'leaves it out, and then formats with it), JFFS2 with zlib.  '
