@@ -34,8 +34,9 @@ WHY = [
      'use; not deferrable (wakeup-reduce.rst)'),
     ('work wb_workfn', 'writeback of the dirty data of the setup: the dirty '
      'expiry bounds data held only in RAM'),
-    ('ipi call nohz_csd_func', 'idle load balancing kicked by the '
-     'benchmark\'s own busy moment at an edge of the window'),
+    ('ipi call nohz_csd_func', 'idle load balancing: the other CPU, awake '
+     'for a wakeup of its own, asks this one to balance or to update its '
+     'blocked load (nohz_balancer_kick(), mainline scheduler)'),
     ('ipi wake kworker', 'a work queued from the other CPU'),
     ('ipi reschedule', 'a task made runnable by the other CPU'),
     ('hrtimer hrtimer_wakeup', "the benchmark's own sleep ending"),
