@@ -10,14 +10,14 @@
 # (default), each BENCH_REPS times in one boot.  Then the time from power
 # on to /init of KERNEL without the module against STOCK_KERNEL (the base
 # without the series, configured the same but for the scheduler), and of
-# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS (15) rounds in
+# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS (45) rounds in
 # which the three take turns in a rotating order.  Writes OUT/probe.json, OUT/probe.md and
 # OUT/probe*.png.
 set -uo pipefail
 arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 reps=${BENCH_REPS:-5}
-boots=${BENCH_BOOTS:-15}
+boots=${BENCH_BOOTS:-45}
 params=${BENCH_PARAMS:-}
 mkdir -p "$out"
 rc=0

@@ -164,7 +164,8 @@ def main():
              'no assumption about the distribution): an interval that '
              'holds 0 means no difference this run can tell from noise.  '
              'Other work on the host only slows a boot down: the fastest '
-             'boot is the least disturbed.', '']
+             'boot is the least disturbed.  Every boot\'s time and host '
+             'load are in probe.json.', '']
     for arch_name, d in sorted(res.items()):
         lines += ['## %s' % arch_name, '',
                   '| mode | probing phase ms | critical path of the runs ms '
@@ -203,8 +204,7 @@ def main():
         lines += ['', '| kernel | kernel runs /init s (median) | (fastest) '
                   '| (slowest) | minus stock in the same round s (median) '
                   '| 95% interval | /init script up s (median) '
-                  '| boots (kernel runs /init) '
-                  '| host load average at the boots |',
+                  '| boots | host load average at the boots |',
                   '|---|---|---|---|---|---|---|---|---|']
         for k, label in BOOTS:
             e = bt.get(k, {})
@@ -218,8 +218,9 @@ def main():
                 '%+.3f' % e['vs_stock_median'],
                 '%+.3f to %+.3f' % tuple(ci) if ci else '-',
                 '-' if e.get('median') is None else '%.3f' % e['median'],
-                ' '.join('%.2f' % x for x in e.get('run_init', [])),
-                ' '.join('%.1f' % x for x in e.get('host_load', []))))
+                len(e.get('run_init', [])),
+                '%.1f-%.1f' % (min(e['host_load']), max(e['host_load']))
+                if e.get('host_load') else '-'))
         lines.append('')
     with open(os.path.join(out, 'probe.md'), 'w') as f:
         f.write('\n'.join(lines))
