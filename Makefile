@@ -160,9 +160,9 @@ bench-slab: tree
 	@$(H)/bench-slab.sh $(TREE) $(OUT)/bench
 
 ## make bench-flash   SFFS against UBIFS (+fastmap) and JFFS2 (+summary) on
-##                    256 MiB, 1 GiB and 4 GiB nandsim, a reduced set on ARM,
-##                    3 runs (BENCH_SIZES, BENCH_FILLS, BENCH_RUNS,
-##                    BENCH_ARM_SIZES: see harness/bench-flash.sh)
+##                    256 MiB, 1 GiB, 4 GiB and 16 GiB nandsim, a reduced set
+##                    on ARM, 3 runs (BENCH_SIZES, BENCH_FILLS, BENCH_RUNS,
+##                    BENCH_ARM_SIZES, BENCH_RESUME: harness/bench-flash.sh)
 FOBJ		= $(TREE)/.obj-x86_64-bflash
 FOBJ_SUM	= $(TREE)/.obj-x86_64-bflash-sum
 FFRAGS		= $(H)/configs/x86_64.config $(H)/configs/qemu-test.config \
