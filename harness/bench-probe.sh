@@ -10,14 +10,14 @@
 # (default), each BENCH_REPS times in one boot.  Then the time from power
 # on to /init of KERNEL without the module against STOCK_KERNEL (the base
 # without the series, configured the same but for the scheduler), and of
-# KERNEL with "driver_parallel_probe=off", BENCH_BOOTS (45) rounds in
-# which the three take turns in a rotating order.  Writes OUT/probe.json, OUT/probe.md and
-# OUT/probe*.png.
+# KERNEL with "driver_parallel_probe=off", and STOCK_KERNEL once more,
+# BENCH_BOOTS (48) rounds in which the four take turns in a rotating
+# order.  Writes OUT/probe.json, OUT/probe.md and OUT/probe*.png.
 set -uo pipefail
 arch=$1 kernel=$2 stock=$3 ko=$4 busybox=$5 out=$6
 here=$(cd "$(dirname "$0")" && pwd)
 reps=${BENCH_REPS:-5}
-boots=${BENCH_BOOTS:-45}
+boots=${BENCH_BOOTS:-48}
 params=${BENCH_PARAMS:-}
 mkdir -p "$out"
 rc=0
@@ -43,11 +43,16 @@ done
 # round: as it is, and with the scheduler off.  The order rotates from one
 # round to the next, so that no kernel always boots first or after the
 # same one.
-declare -A bimg=([stock]=$stock [series]=$kernel [series-off]=$kernel)
-declare -A bapp=([stock]="" [series]="" [series-off]="driver_parallel_probe=off")
-order=(stock series series-off)
+# The stock kernel boots a second time in each round, as "stock-again":
+# how far it lands from itself is the difference the spread of the boots
+# alone makes, the yardstick for the others.
+declare -A bimg=([stock]=$stock [series]=$kernel [series-off]=$kernel
+		 [stock-again]=$stock)
+declare -A bapp=([stock]="" [series]="" [series-off]="driver_parallel_probe=off"
+		 [stock-again]="")
+order=(stock series series-off stock-again)
 for b in $(seq 1 "$boots"); do
-	r=$(( (b - 1) % 3 ))
+	r=$(( (b - 1) % ${#order[@]} ))
 	for k in "${order[@]:r}" "${order[@]:0:r}"; do
 		wd=$out/boot-$arch-$k-$b
 		mkdir -p "$wd"

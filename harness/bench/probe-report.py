@@ -20,6 +20,8 @@ import subprocess
 import sys
 
 BOOTS = [('stock', 'stock 6.1 (series not applied)'),
+         ('stock-again', 'stock 6.1 again (the same kernel: the spread '
+          'alone)'),
          ('series', 'series, no benchmark module'),
          ('series-off', 'series, driver_parallel_probe=off')]
 MODES = [('sync', 'synchronous'),
