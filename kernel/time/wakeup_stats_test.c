@@ -4,6 +4,8 @@
  * charged to, and how the per-CPU table counts them.
  */
 #include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 
 #include "wakeup_stats.h"
@@ -230,6 +232,55 @@ static void test_ipis_by_function(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, wakeup_cause_equal(&a, &w1));
 }
 
+/*
+ * What attribution costs an idle CPU per wakeup, at its worst: the timer
+ * interrupt and the tick's hrtimer make provisional causes, a device
+ * interrupt the final one, and the charge searches a full table to its
+ * last entry.  The fastest of several batches is reported, so that the
+ * host taking the CPU away for a while (UML, TCG) does not count; the
+ * bound is only there to catch a change that makes the bookkeeping
+ * orders of magnitude dearer, not to judge the machine.
+ */
+#define COST_BATCHES	10
+#define COST_WAKEUPS	2000
+#define COST_MAX_NS	20000
+
+static void test_cost_of_a_wakeup(struct kunit *test)
+{
+	struct wakeup_table *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct wakeup_cause tick = cause(WAKEUP_TICK, NULL, 0, NULL);
+	struct wakeup_cause c, got;
+	struct wakeup_cpu_state st = {};
+	u64 best = U64_MAX, t0, ns;
+	unsigned int b, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < WAKEUP_ENTRIES; i++) {
+		c = cause(WAKEUP_IRQ, NULL, i, "dev");
+		wakeup_table_charge(t, &c, 0);
+	}
+	/* c is the last entry's cause: every charge walks the whole table */
+	for (b = 0; b < COST_BATCHES; b++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < COST_WAKEUPS; i++) {
+			wakeup_begin(&st);
+			wakeup_note(&st, &tick, true);
+			wakeup_note(&st, &tick, true);
+			wakeup_note(&st, &c, false);
+			if (wakeup_end(&st, &got))
+				wakeup_table_charge(t, &got, t0);
+		}
+		ns = ktime_get_ns() - t0;
+		best = min(best, ns);
+	}
+	KUNIT_EXPECT_EQ(test, t->entry[WAKEUP_ENTRIES - 1].count,
+			1ull + COST_BATCHES * COST_WAKEUPS);
+	KUNIT_EXPECT_EQ(test, t->overflow, 0ull);
+	kunit_info(test, "one wakeup: %llu ns of bookkeeping (full table)\n",
+		   div_u64(best, COST_WAKEUPS));
+	KUNIT_EXPECT_LT(test, div_u64(best, COST_WAKEUPS), (u64)COST_MAX_NS);
+}
+
 static struct kunit_case wakeup_stats_cases[] = {
 	KUNIT_CASE(test_device_irq_is_charged),
 	KUNIT_CASE(test_timer_behind_tick_is_charged_not_tick),
@@ -244,6 +295,7 @@ static struct kunit_case wakeup_stats_cases[] = {
 	KUNIT_CASE(test_deferrable_is_replaced),
 	KUNIT_CASE(test_tick_reasons_and_works_are_entries),
 	KUNIT_CASE(test_ipis_by_function),
+	KUNIT_CASE(test_cost_of_a_wakeup),
 	{}
 };
 
