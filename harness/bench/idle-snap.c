@@ -7,8 +7,9 @@
  *
  * Opens every FILE (and RESET) and sleeps SETTLE seconds, so that the
  * fork and exec that started it are over (and their RCU callbacks and
- * deferred work with them); then reads every FILE from its start, writes "1" to RESET (unless it is "-"), notes the time and
- * sleeps SECONDS.  On waking it notes the time and reads the FILEs again,
+ * deferred work with them); then reads every FILE from its start,
+ * writes "1" to RESET (unless it is "-"), notes the time and sleeps
+ * SECONDS.  On waking it notes the time and reads the FILEs again,
  * in reverse order, so that the ones named last sit closest to both edges
  * of the window.  Only after that does it write anything:
  *   OUTDIR/N.0, OUTDIR/N.1   FILE number N (from 0) before and after
