@@ -72,15 +72,11 @@ mkdir -p /tmp/snap
 if [ -d $W ]; then
 	./idle-snap 4 "$secs" $W/reset /tmp/snap \
 		/proc/timer_list /proc/interrupts $W/stats || rc=1
-	cp /tmp/snap/2.1 /tmp/stats
 else
 	./idle-snap 4 "$secs" - /tmp/snap /proc/timer_list /proc/interrupts ||
 		rc=1
 fi
-cp /tmp/snap/0.0 /tmp/tl0
-cp /tmp/snap/0.1 /tmp/tl1
-cp /tmp/snap/1.0 /tmp/irq0
-cp /tmp/snap/1.1 /tmp/irq1
+# file N of the list above, before (.0) and after (.1) the window
 read -r t0 t1 < /tmp/snap/window
 
 # The idle time as the guest measured it (the sleep may overshoot).
@@ -121,7 +117,7 @@ END {
 	printf "# METRIC timer_irq_per_cpu_s %.3f 1/s\n", timer / n / dt
 	for (i = 0; i < n; i++)
 		printf "# METRIC irq_per_cpu_s_cpu%d %.3f 1/s\n", i, sum[i] / dt
-}' /tmp/irq0 /tmp/irq1
+}' /tmp/snap/1.0 /tmp/snap/1.1
 
 # A CPU comes back to tick_nohz_idle_stop_tick() once per wakeup, whatever
 # woke it: the idle_calls count of each CPU is a wakeup count that the
@@ -139,17 +135,17 @@ END {
 	printf "# METRIC idle_exits_per_cpu_s %.3f 1/s\n", all / n / dt
 	for (i = 0; i < n; i++)
 		printf "# METRIC idle_exits_per_cpu_s_cpu%d %.3f 1/s\n", i, d[i] / dt
-}' /tmp/tl0 /tmp/tl1
+}' /tmp/snap/0.0 /tmp/snap/0.1
 
-if [ -f /tmp/stats ]; then
-	sed 's/^/# STATS /' /tmp/stats
+if [ -f /tmp/snap/2.1 ]; then
+	sed 's/^/# STATS /' /tmp/snap/2.1
 	awk -v n="$cpus" -v dt="$dt" '
 	$1 == "cpu" { w[$2] = $3; all += $3 }
 	END {
 		printf "# METRIC wakeups_per_cpu_s %.3f 1/s\n", all / n / dt
 		for (i = 0; i < n; i++)
 			printf "# METRIC wakeups_per_cpu_s_cpu%d %.3f 1/s\n", i, w[i] / dt
-	}' /tmp/stats
+	}' /tmp/snap/2.1
 fi
 echo "ok 2 idle $secs s"
 exit $rc
