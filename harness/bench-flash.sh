@@ -81,10 +81,13 @@ guest() {
 	# not fit in the host's free memory is not started.
 	local mem=$((768 + $6 / 16 + 2 * $7)) wd=$out/flash/$2 inputs
 	# what the guest's figures depend on, to tell whether a kept one
-	# still stands for this kernel and these parameters
+	# still stands for this kernel and these parameters: the contents
+	# of the files and the parameters, not where the files are, so that
+	# make and a direct call share their guests
 	inputs=$( (sha256sum "$3/$image" "$3/mtdcount/mtdcount.ko" \
-		"$here/bench/flash-guest.sh" "$4"/flash/* "$4"/sffs/* 2>/dev/null |
-		cut -d' ' -f1; echo "$*" "$repeats") | sha256sum | cut -d' ' -f1)
+		"$here/bench/flash-guest.sh" "$4"/flash/* "$4"/sffs/* "$5" \
+		2>/dev/null | cut -d' ' -f1
+		echo "$1 $2 ${*:6}" "$repeats") | sha256sum | cut -d' ' -f1)
 	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$wd/result.json" ] &&
 	   [ "$(cat "$wd/inputs" 2>/dev/null)" = "$inputs" ] &&
 	   python3 -c 'import json, sys
