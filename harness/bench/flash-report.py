@@ -6,9 +6,10 @@ Reads OUT/flash/[arm-]<size>-<pct>-<kind>-<main|sum>-r<run>/result.json
 (qemu-run; the ARM guests ran the first fill case only),
 writes OUT/flash.json (every raw figure, by case and file system),
 OUT/flash.md (medians with their spread) and gnuplot scripts OUT/flash-*.gp
-for OUT/flash-*.png.  Nothing is edited by hand: a figure that no run
-produced is "-"; a median whose spread (max - min) exceeds a third of it is
-marked "~" and the bench says it cannot conclude from it.
+for OUT/flash-*.png and OUT/flash-*.svg.  Nothing is edited by hand: a
+figure that no run produced is "-"; a median whose spread (max - min)
+exceeds a third of it is marked "~" and the bench says it cannot conclude
+from it.
 """
 
 import json
@@ -264,10 +265,17 @@ def main():
                     'set key top left noenhanced\n'
                     'set xlabel "nandsim size"\n'
                     '%s'
-                    'plot %s\n' % (out, name, label, fills[0][0], fills[0][1],
-                                   runs, label,
-                                   'set logscale y\nset yrange [0.1:*]\n'
-                                   if logy else 'set yrange [0:*]\n', cols))
+                    'plot %s\n'
+                    # the same plot as SVG, text that the documentation
+                    # can carry (flash-rst.py)
+                    'set terminal svg size 900,500 font "sans,13" '
+                    'background "white"\n'
+                    'set output "%s/flash-%s.svg"\n'
+                    'replot\n' % (out, name, label, fills[0][0], fills[0][1],
+                                  runs, label,
+                                  'set logscale y\nset yrange [0.1:*]\n'
+                                  if logy else 'set yrange [0:*]\n', cols,
+                                  out, name))
     return 1 if res['failed'] else 0
 
 

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""flash-rst.py FLASH_MD RST: put the tables of out/bench/flash.md into
-the Performance section of Documentation/filesystems/sffs.rst, as
-reStructuredText simple tables, between the line after the command that
-made them and the paragraph that starts "A ``~`` marks".  The numbers
-are copied as flash-report.py wrote them; nothing is computed here.
+"""flash-rst.py FLASH_MD RST: put the plots and tables of
+out/bench/flash.md into the Performance section of
+Documentation/filesystems/sffs.rst, between the line after the command
+that made them and the paragraph that starts "A ``~`` marks": the SVG
+plots that flash-report.py had gnuplot draw next to FLASH_MD are copied
+next to RST as sffs-<plot>.svg, and the tables become reStructuredText
+simple tables.  The numbers are copied as flash-report.py wrote them;
+nothing is computed here.
 """
+import json
+import os
 import re
 import sys
+import textwrap
 
 from rst import table as rst_table
 
@@ -31,7 +37,17 @@ SECTIONS = [
      'Write amplification (bytes programmed plus erased per byte written)',
      None),
 ]
-START = re.compile(r'^Clean mount, ms')
+# flash-report.py's plots of the first fill case against the flash size
+FIGURES = [
+    ('mount', 'Clean mount time against flash size'),
+    ('unclean', 'Mount time after a power cut against flash size'),
+    ('ram', 'Slab and vmalloc held after mount and ls -lR against flash '
+     'size'),
+    ('write', 'Sequential write against flash size'),
+    ('wa', 'Write amplification against flash size'),
+]
+PLOTS = 'Plots of the first fill case'
+START = re.compile(r'^(%s|Clean mount, ms)' % PLOTS)
 END = 'A ``~`` marks'
 
 
@@ -54,7 +70,25 @@ def main():
     start = next(i for i, l in enumerate(lines) if START.match(l))
     end = next(i for i, l in enumerate(lines) if i > start and
                l.startswith(END))
-    new = []
+    with open(os.path.join(os.path.dirname(md), 'flash.json')) as f:
+        first = next(iter(json.load(f)['cases'].values()))
+    new = [PLOTS, '-' * len(PLOTS), ''] + textwrap.wrap(
+        'Each plot has one bar per file system and flash size, the median '
+        'of the runs, with the flash filled to %d%% with %s data; mount '
+        'times and memory are on a logarithmic scale.' % (
+            first['fill_pct'], 'incompressible' if first['kind'] == 'random'
+            else 'compressible'), 75) + ['']
+    for name, alt in FIGURES:
+        svg = os.path.join(os.path.dirname(md), 'flash-%s.svg' % name)
+        fig = 'sffs-%s.svg' % name
+        # as text in a patch: no trailing white space
+        with open(svg) as f:
+            text = ''.join(l.rstrip() + '\n' for l in f)
+        with open(os.path.join(os.path.dirname(rst), fig), 'w') as f:
+            f.write(text)
+        new += ['.. kernel-figure:: ' + fig, '   :alt: ' + alt, ''] + \
+            textwrap.wrap(alt, 72, initial_indent='   ',
+                          subsequent_indent='   ') + ['']
     for md_head, rst_head, keep in SECTIONS:
         rows = tables.get(md_head)
         if not rows:
