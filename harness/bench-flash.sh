@@ -99,8 +99,12 @@ sys.exit(json.load(open(sys.argv[1])).get("failed", 1) != 0)' \
 	if [ $((mem + 2048)) -gt "$(awk '/^MemAvailable:/ {
 			print int($2 / 1024) }' /proc/meminfo)" ]; then
 		echo "   SKIP: $mem MiB of guest memory do not fit on this host"
+		mkdir -p "$wd"
+		echo "needs $mem MiB, more than the host had free" \
+			> "$wd/skipped"
 		return 0
 	fi
+	rm -f "$wd/skipped"
 	"$here/qemu-run" --arch "$1" --kernel "$3/$image" \
 		--busybox "$5" --name "bench-flash-$2" \
 		--workdir "$out/flash/$2" --payload "$4" \

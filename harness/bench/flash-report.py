@@ -46,7 +46,7 @@ def main():
            'qemu': 'x86_64 TCG, 2 vCPUs',
            'nandsim': '2 KiB pages, 128 KiB erase blocks',
            'runs': runs, 'remounts_per_run': repeats,
-           'cases': {}, 'failed': []}
+           'cases': {}, 'failed': [], 'skipped': {}}
     key_re = re.compile(r'^(?P<fs>sffs-zstd|sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
                         r'(?P<what>.*?)(_(?P<rep>\d+))?$')
     todo = [('x86_64', mb, f) for mb in sizes for f in fills] + \
@@ -63,6 +63,14 @@ def main():
                 name = '%s-%s-r%d' % (case, k, run)
                 r = load(out, name)
                 if r is None:
+                    # bench-flash.sh did not start a guest that would
+                    # not fit in the host's memory, and said why
+                    try:
+                        with open(os.path.join(out, 'flash', name,
+                                               'skipped')) as f:
+                            res['skipped'][case] = f.read().strip()
+                    except OSError:
+                        pass
                     continue
                 # when the guest ran (BENCH_RESUME keeps earlier guests)
                 c.setdefault('guests', {})[name] = time.strftime(
@@ -134,6 +142,10 @@ def main():
         'compressor.', '']
     if res['failed']:
         lines += ['Failed: ' + ', '.join(res['failed']), '']
+    if res['skipped']:
+        lines += ['Not run: ' + '; '.join(
+            '%s (its guest %s)' % (case, why)
+            for case, why in res['skipped'].items()) + '.', '']
 
     def flash(c):
         return '%d MiB%s' % (c['size_mb'],
