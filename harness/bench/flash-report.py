@@ -142,6 +142,12 @@ def main():
         'compressor.', '']
     if res['failed']:
         lines += ['Failed: ' + ', '.join(res['failed']), '']
+    if any(mb >= 4096 for mb in sizes) and any(
+            fs.startswith('jffs2') for fs in fss):
+        lines += ['JFFS2 does not run at 4 GiB and above: it keeps the '
+                  'flash size in 32 bits (jffs2_sb_info.flash_size), which '
+                  'these sizes wrap to zero, and refuses the mount ("Too '
+                  'few erase blocks").', '']
     if res['skipped']:
         lines += ['Not run: ' + '; '.join(
             '%s (its guest %s)' % (case, why)
