@@ -81,9 +81,10 @@ def main():
     for name, alt in FIGURES:
         svg = os.path.join(os.path.dirname(md), 'flash-%s.svg' % name)
         fig = 'sffs-%s.svg' % name
-        # as text in a patch: no trailing white space
+        # as text in a patch: no trailing white space, no blank line
+        # at the end (git am --whitespace=error refuses both)
         with open(svg) as f:
-            text = ''.join(l.rstrip() + '\n' for l in f)
+            text = ''.join(l.rstrip() + '\n' for l in f).rstrip('\n') + '\n'
         with open(os.path.join(os.path.dirname(rst), fig), 'w') as f:
             f.write(text)
         new += ['.. kernel-figure:: ' + fig, '   :alt: ' + alt, ''] + \
