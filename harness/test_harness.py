@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
-relies on and the MAINTAINERS insertion of series.py.  A harness that
-misreads a failure as a pass would make every other test worthless."""
+relies on, the MAINTAINERS insertion of series.py and the RAM fit of the
+flash benchmark's report.  A harness that misreads a failure as a pass
+would make every other test worthless."""
 
 import importlib.machinery
 import importlib.util
@@ -24,6 +25,7 @@ def load(name, path):
 
 
 qr = load('qemu_run', os.path.join(HERE, 'qemu-run'))
+fr = load('flash_report', os.path.join(HERE, 'bench', 'flash-report.py'))
 
 KSFT = """\
 TAP version 13
@@ -114,6 +116,33 @@ class Maintainers(unittest.TestCase):
     def test_duplicate_is_refused(self):
         with self.assertRaises(series.SeriesError):
             series.insert_maintainers(self.TEXT, 'GAMMA\nS:\tMaintained\n')
+
+
+class RamFit(unittest.TestCase):
+    """flash-report.py's split of the RAM figures into what follows the
+    files listed and what follows the flash size"""
+
+    def test_recovers_the_model(self):
+        pts = [(f, g, 300 + 0.9 * f + 450 * g)
+               for g in (0.25, 1, 4, 16) for f in (64 * g, 192 * g)]
+        fixed, per_file, per_gib, res = fr.ram_fit(pts)
+        self.assertAlmostEqual(fixed, 300, places=6)
+        self.assertAlmostEqual(per_file, 0.9, places=6)
+        self.assertAlmostEqual(per_gib, 450, places=6)
+        self.assertLess(res, 1e-6)
+
+    def test_residual_reports_a_bad_fit(self):
+        pts = [(f, g, 300 + 0.9 * f) for g in (0.25, 1, 4)
+               for f in (64 * g, 192 * g)]
+        pts[0] = (pts[0][0], pts[0][1], pts[0][2] + 1000)
+        self.assertGreater(fr.ram_fit(pts)[3], 500)
+
+    def test_files_tied_to_flash_size_cannot_be_split(self):
+        pts = [(256 * g, g, 100 + 256 * g) for g in (0.25, 1, 4, 16)]
+        self.assertIsNone(fr.ram_fit(pts))
+
+    def test_one_flash_size_cannot_be_split(self):
+        self.assertIsNone(fr.ram_fit([(f, 1, f) for f in (64, 128, 256, 512)]))
 
 
 def main():

@@ -25,6 +25,34 @@ NAMES = {'sffs': 'SFFS', 'sffs-zstd': 'SFFS+zstd', 'ubifs': 'UBIFS',
 NOISY = 1 / 3
 
 
+def ram_fit(points):
+    """Least squares of memory against the files listed and the flash
+    size: points are (files, flash GiB, kB); returns (fixed kB, kB per
+    file, kB per GiB, largest residual kB), or None when the points
+    cannot tell files from flash size (fewer than four, or one flash
+    size, or one file count per size)."""
+    if len(points) < 4 or len({p[1] for p in points}) < 2:
+        return None
+    rows = [(1.0, f, g) for f, g, _ in points]
+    # normal equations, solved by Gauss-Jordan with partial pivoting
+    m = [[sum(r[i] * r[j] for r in rows) for j in range(3)] +
+         [sum(r[i] * p[2] for r, p in zip(rows, points))] for i in range(3)]
+    diag = [m[i][i] for i in range(3)]
+    for i in range(3):
+        piv = max(range(i, 3), key=lambda k: abs(m[k][i]))
+        # what is left of a column the others explain is rounding noise
+        if abs(m[piv][i]) <= 1e-9 * diag[i]:
+            return None
+        m[i], m[piv] = m[piv], m[i]
+        for k in range(3):
+            if k != i:
+                f = m[k][i] / m[i][i]
+                m[k] = [a - f * b for a, b in zip(m[k], m[i])]
+    b = [m[i][3] / m[i][i] for i in range(3)]
+    res = max(abs(p[2] - b[0] - b[1] * p[0] - b[2] * p[1]) for p in points)
+    return b[0], b[1], b[2], res
+
+
 def load(out, name):
     try:
         with open(os.path.join(out, 'flash', name, 'result.json')) as f:
@@ -89,8 +117,6 @@ def main():
                         continue
                     d = c['fs'].setdefault(m['fs'], {})
                     d.setdefault(m['what'], []).append(v['value'])
-    with open(os.path.join(out, 'flash.json'), 'w') as f:
-        json.dump(res, f, indent=1)
 
     def vals(case, fs, what):
         return res['cases'].get(case, {}).get('fs', {}).get(fs, {}).get(
@@ -184,6 +210,31 @@ def main():
     table('RAM after mount and ls -lR, kB', 'slab_kB', '%d',
           note='Slab + VmallocUsed after the mount and a listing of the '
           'tree, minus the same before the mount, caches dropped first.')
+    fits = {}
+    for fs in present:
+        pts = [(c['data_mb'], c['size_mb'] / 1024, med(case, fs, 'slab_kB'))
+               for case, c in res['cases'].items() if c['arch'] == 'x86_64']
+        f = ram_fit([p for p in pts if p[2] is not None])
+        if f:
+            fits[fs] = dict(zip(('fixed_kB', 'per_file_kB', 'per_GiB_kB',
+                                 'largest_residual_kB'), f),
+                            cases=sum(p[2] is not None for p in pts))
+    res['ram_fit'] = fits
+    if fits:
+        lines.extend([
+            '## What the RAM grows with', '',
+            'The medians of the table above (x86_64) fitted by least '
+            'squares to fixed + a x (1 MiB files listed) + b x (GiB of '
+            'flash): how much of the memory follows the files the listing '
+            'cached, and how much the size of the flash.  The largest '
+            'residual says how well the fit holds.', '',
+            '| file system | fixed, kB | per file, kB | per GiB of flash, '
+            'kB | largest residual, kB | cases |', '|---|---|---|---|---|---|'])
+        for fs, f in fits.items():
+            lines.append('| %s | %.0f | %.2f | %.0f | %.0f | %d |' % (
+                NAMES[fs], f['fixed_kB'], f['per_file_kB'], f['per_GiB_kB'],
+                f['largest_residual_kB'], f['cases']))
+        lines.append('')
     table('SFFS index nodes and buffers held, kB', 'own_kB', '%d',
           note='What SFFS itself holds after the mount and ls -lR '
           '(debugfs znode_bytes + buffer_bytes); the slab figures above '
@@ -225,6 +276,8 @@ def main():
           'and unmount included, counted by mtdcount.')
     table('Bytes programmed per byte written', 'wa_prog', '%.2f')
 
+    with open(os.path.join(out, 'flash.json'), 'w') as f:
+        json.dump(res, f, indent=1)
     with open(os.path.join(out, 'flash.md'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
     print('\n'.join(lines))
