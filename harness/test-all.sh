@@ -20,6 +20,7 @@ steps=(tree harness-test tools-test kunit "qemu-test ARCH=x86_64" "qemu-test ARC
 	"qemu-test-4k ARCH=x86_64" "qemu-test-4k ARCH=arm" module-test checkpatch am-check
 	offcheck)
 total_p=0 total_f=0
+recap=()
 start_all=$SECONDS
 for step in "${steps[@]}"; do
 	name=${step// ARCH=/-}
@@ -51,11 +52,23 @@ for step in "${steps[@]}"; do
 	if [ "$f" != 0 ]; then
 		echo "    --- last lines of $logs/$name.log:"
 		tail -n 25 "$logs/$name.log" | sed 's/^/    /'
+		# CI shows only the end of this output: name the failure again there.
+		recap+=("$name: $p passed, $f failed (rc $rc)")
+		while IFS= read -r l; do
+			recap+=("    $l")
+		done < <(awk '/^kunit: kernel log problems/ { n = 4 }
+			/^FAIL |^kunit: no summary|\[(FAILED|CRASHED)\]/ { print }
+			n && n-- { print }' \
+			"$logs/$name.log" | head -n 8)
 	fi
 	echo "    $name: $p passed, $f failed (${secs} s)"
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
 done
 echo "=== make test: $((SECONDS - start_all)) s"
+if [ ${#recap[@]} != 0 ]; then
+	echo "=== failed:"
+	printf '    %s\n' "${recap[@]}"
+fi
 echo "$total_p passed, $total_f failed"
 [ "$total_f" = 0 ]
