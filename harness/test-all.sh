@@ -6,8 +6,9 @@
 # "make test": every check of the series, one after the other, each with its
 # full output in out/logs/<step>.log.  A failing step does not stop the
 # others.  Each step leaves "<step>: N passed, N failed" in RESULTS; a step
-# that died before writing one counts as one failure.  The last line is the
-# total, and the exit status is non-zero if anything failed.
+# that died before writing one counts as one failure.  The failed steps are
+# named once more just before the last line, which is the total; the exit
+# status is non-zero if anything failed.
 set -uo pipefail
 
 make=$1 results=$2
