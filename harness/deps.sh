@@ -30,19 +30,36 @@ if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 	need_update=y
 fi
 [ -x "$dl/busybox-armhf/bin/busybox" ] || need_update=y
+# A mirror caught mid-sync serves an index whose size does not match its
+# Release file, and apt-get update then fails although every index we need
+# may be fine.  Try again after a pause; if the mirror is still not
+# consistent, go on with what was fetched: apt-get install and download
+# below fail clearly if a package we need is really not there.
+apt_update() {
+	for delay in 15 45 0; do
+		$SUDO apt-get update -qq && return 0
+		[ "$delay" = 0 ] && break
+		echo "deps: apt-get update failed, trying again in ${delay}s" >&2
+		sleep "$delay"
+	done
+	echo "deps: apt-get update still failing; going on with the indexes it fetched" >&2
+}
+apt_opts="-o Acquire::Retries=3"
 if [ -n "$missing" ] || [ -n "$need_update" ]; then
 	echo "deps: apt-get update"
-	$SUDO apt-get update -qq
+	apt_update
 fi
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install $apt_opts -y -qq \
+		$missing >/dev/null
 fi
 
 if [ ! -x "$dl/busybox-armhf/bin/busybox" ]; then
 	mkdir -p "$dl"
 	(cd "$dl" && rm -f busybox-static_*_armhf.deb &&
-	 apt-get download -q -o APT::Sandbox::User=root busybox-static:armhf >/dev/null)
+	 apt-get download $apt_opts -q -o APT::Sandbox::User=root \
+		busybox-static:armhf >/dev/null)
 	rm -rf "$dl/busybox-armhf"
 	dpkg-deb -x "$dl"/busybox-static_*_armhf.deb "$dl/busybox-armhf"
 fi

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
-relies on, the MAINTAINERS insertion of series.py and the RAM fit of the
-flash benchmark's report.  A harness that misreads a failure as a pass
+relies on, the MAINTAINERS insertion of series.py, the RAM fit of the
+flash benchmark's report and deps.sh riding out a mirror in mid-sync.  A harness that misreads a failure as a pass
 would make every other test worthless."""
 
 import importlib.machinery
 import importlib.util
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -143,6 +145,90 @@ class RamFit(unittest.TestCase):
 
     def test_one_flash_size_cannot_be_split(self):
         self.assertIsNone(fr.ram_fit([(f, 1, f) for f in (64, 128, 256, 512)]))
+
+
+# Stand-ins for the Debian tools deps.sh calls.  apt-get logs each call and
+# fails "update" as often as $FAIL_UPDATES says, counting in a file.
+STUBS = {
+    'apt-get': """#!/bin/sh
+echo "apt-get $*" >> "$STUB_LOG"
+case " $* " in
+*" update "*)
+	n=$(cat "$STUB_DIR/updates" 2>/dev/null || echo 0)
+	echo $((n + 1)) > "$STUB_DIR/updates"
+	[ "$n" -ge "$FAIL_UPDATES" ] || exit 100 ;;
+*" download "*) : > busybox-static_1_armhf.deb ;;
+esac
+""",
+    'dpkg-query': """#!/bin/sh
+[ "$3" = gnuplot-nox ] || echo "install ok installed"
+""",
+    'dpkg': """#!/bin/sh
+echo armhf
+""",
+    'dpkg-deb': """#!/bin/sh
+mkdir -p "$3/bin"
+printf '\\177ELF\\001\\001\\001' > "$3/bin/busybox"
+chmod +x "$3/bin/busybox"
+""",
+    'sleep': """#!/bin/sh
+echo "sleep $*" >> "$STUB_LOG"
+""",
+    'sudo': """#!/bin/sh
+exec "$@"
+""",
+}
+
+
+class Deps(unittest.TestCase):
+    """CI once failed because apt-get update hit a mirror in mid-sync
+    ("File has unexpected size ... Mirror sync in progress?")."""
+
+    def run_deps(self, fail_updates):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        for name, text in STUBS.items():
+            path = os.path.join(tmp.name, name)
+            with open(path, 'w') as f:
+                f.write(text)
+            os.chmod(path, 0o755)
+        log = os.path.join(tmp.name, 'log')
+        env = dict(os.environ, PATH=tmp.name + ':' + os.environ['PATH'],
+                   STUB_DIR=tmp.name, STUB_LOG=log,
+                   FAIL_UPDATES=str(fail_updates))
+        dl = os.path.join(tmp.name, 'dl')
+        res = subprocess.run(['sh', os.path.join(HERE, 'deps.sh'), dl],
+                             env=env, capture_output=True, text=True)
+        with open(log) as f:
+            calls = f.read().splitlines()
+        self.assertTrue(os.path.exists(
+            os.path.join(dl, 'busybox-armhf', 'bin', 'busybox')))
+        # The last check wants the host's own /bin/busybox, which only a
+        # real install provides.
+        if os.path.exists('/bin/busybox'):
+            self.assertEqual(res.returncode, 0, res.stderr)
+        else:
+            self.assertIn('/bin/busybox missing', res.stderr)
+        return calls, res.stderr
+
+    def test_update_retried_after_a_mirror_sync(self):
+        calls, err = self.run_deps(1)
+        self.assertEqual([c for c in calls if 'update' in c],
+                         ['apt-get update -qq'] * 2)
+        self.assertIn('sleep 15', calls)
+        self.assertNotIn('still failing', err)
+        self.assertTrue(any(c.startswith('apt-get install') and
+                            'Acquire::Retries=3' in c and
+                            c.endswith(' gnuplot-nox') for c in calls))
+
+    def test_goes_on_when_the_mirror_stays_broken(self):
+        calls, err = self.run_deps(99)
+        self.assertEqual(len([c for c in calls if 'update' in c]), 3)
+        self.assertEqual([c for c in calls if c.startswith('sleep')],
+                         ['sleep 15', 'sleep 45'])
+        self.assertIn('still failing', err)
+        self.assertTrue(any(c.startswith('apt-get download') for c in calls))
+        self.assertTrue(any(c.startswith('apt-get install') for c in calls))
 
 
 def main():
