@@ -36,12 +36,12 @@ fi
 # consistent, go on with what was fetched: apt-get install and download
 # below fail clearly if a package we need is really not there.
 apt_update() {
-	for delay in 15 45 0; do
+	for delay in 15 45; do
 		$SUDO apt-get update -qq && return 0
-		[ "$delay" = 0 ] && break
 		echo "deps: apt-get update failed, trying again in ${delay}s" >&2
 		sleep "$delay"
 	done
+	$SUDO apt-get update -qq && return 0
 	echo "deps: apt-get update still failing; going on with the indexes it fetched" >&2
 }
 apt_opts="-o Acquire::Retries=3"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
 relies on, the MAINTAINERS insertion of series.py, the RAM fit of the
-flash benchmark's report and deps.sh riding out a mirror in mid-sync.  A harness that misreads a failure as a pass
-would make every other test worthless."""
+flash benchmark's report and deps.sh riding out a mirror in mid-sync.  A
+harness that misreads a failure as a pass would make every other test
+worthless."""
 
 import importlib.machinery
 import importlib.util
