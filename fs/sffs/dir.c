@@ -15,6 +15,7 @@
  * after a power cut wholly or not at all.
  */
 #include <linux/mtd/mtd.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include "sffs.h"
 
@@ -443,6 +444,18 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
+	/*
+	 * A new file renamed over an old one is how configuration is saved
+	 * (editors, "sed -i", package managers), often without fsync.  Its
+	 * data goes to the journal before the rename, as ext4 does with
+	 * auto_da_alloc: replay applies a prefix of the journal, so after a
+	 * power cut the name holds the old file or all of the new one.
+	 */
+	if (new && !exchange && S_ISREG(old->i_mode)) {
+		err = filemap_write_and_wait(old->i_mapping);
+		if (err)
+			return err;
+	}
 
 	mutex_lock(&c->mutex);
 	if (new && !exchange && S_ISDIR(new->i_mode)) {

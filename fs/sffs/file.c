@@ -177,34 +177,21 @@ static int sffs_read_folio(struct file *file, struct folio *folio)
 	return err;
 }
 
-/* Journal block @page->index of @inode; @c->mutex held */
-static int sffs_write_block(struct sffs_info *c, struct inode *inode,
-			    struct page *page, unsigned int len)
+/*
+ * Build in c->dbuf the data node of block @page->index of @inode, its first
+ * @len bytes, compressed when that makes it smaller; @c->mutex held.
+ */
+static void sffs_data_wnode(struct sffs_info *c, struct inode *inode,
+			    struct page *page, unsigned int len,
+			    struct sffs_wnode *wn)
 {
 	struct sffs_data_node *dn = c->dbuf;
 	struct sffs_ckey key = sffs_key(inode->i_ino, SFFS_KEY_DATA,
 					page->index);
 	struct sffs_inode *si = SFFS_I(inode);
 	unsigned int compr = si->compr;
-	struct sffs_wnode wn[2] = { { .buf = dn, .type = SFFS_NODE_DATA } };
 	unsigned int clen = SFFS_CBUF_SIZE;
-	void *addr;
-	int n = 1, err;
-
-	/*
-	 * Data past the size the journal knows goes with an inode node
-	 * giving the new size, in one operation: a power cut keeps both or
-	 * neither, so no file ever holds data past its end that a later
-	 * extension would show instead of zeroes.  A file written out in
-	 * order gets one such inode node, with the size it has in RAM.
-	 */
-	if (page_offset(page) + len > SFFS_I(inode)->flash_size) {
-		err = sffs_inode_node(inode, &wn[1]);
-		if (err)
-			return err;
-		n = 2;
-	}
-	addr = kmap_local_page(page);
+	void *addr = kmap_local_page(page);
 
 	memset(dn, 0, sizeof(*dn));
 	sffs_key_to_le(&dn->key, &key);
@@ -244,10 +231,166 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 		clen = len;
 	}
 	kunmap_local(addr);
-	wn[0].len = sizeof(*dn) + clen;
+	*wn = (struct sffs_wnode){
+		.buf = dn, .len = sizeof(*dn) + clen, .type = SFFS_NODE_DATA,
+	};
+}
+
+/*
+ * Journal block @page->index of @inode; @c->mutex held.  Return 1 if the
+ * block went past the size on the flash without an inode node: the size
+ * is journaled later, by the last page of the file written back or by
+ * write_inode().
+ */
+static int sffs_write_block(struct sffs_info *c, struct inode *inode,
+			    struct page *page, unsigned int len)
+{
+	struct sffs_inode *si = SFFS_I(inode);
+	struct sffs_wnode wn[2];
+	int n = 1, err, later = 0;
+
+	/*
+	 * Data past the size the flash knows goes with an inode node giving
+	 * the new size, in one operation, once no other page of the file
+	 * waits to be written: the size on the flash never covers data
+	 * still in the page cache (sffs_claim_size()).  A file written out
+	 * in order gets one such inode node, with its last page.  The
+	 * blocks written before it lie past the size on the flash until
+	 * then; if the power goes first, the mount keeps the old size and
+	 * sffs_trim_stale() drops them before the file grows again.
+	 */
+	if (page_offset(page) + len > si->flash_size) {
+		loff_t size = sffs_claim_size(inode, page->index);
+
+		if (size == i_size_read(inode)) {
+			err = sffs_inode_node_size(inode, &wn[1], size);
+			if (err)
+				return err;
+			n = 2;
+		} else {
+			later = 1;
+		}
+	}
+	sffs_data_wnode(c, inode, page, len, &wn[0]);
 	err = sffs_journal_write(&c->j, wn, n);
 	if (n == 2)
 		kfree(wn[1].buf);
+	return err ?: later;
+}
+
+/*
+ * Is there data of inode @ino on the flash past @size?  Only a power cut
+ * leaves some: blocks written back before the inode node that was to
+ * give the file its new size (sffs_write_block()).  @c->mutex held.
+ * Return 1 if so, 0 if not, or a negative error.
+ */
+static int sffs_stale_blocks(struct sffs_info *c, u64 ino, loff_t size)
+{
+	u64 blk = size >> SFFS_BLOCK_SHIFT;
+	unsigned int offs = size & (SFFS_BLOCK_SIZE - 1);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_DATA, blk);
+	struct sffs_data_node *dn = c->rbuf;
+	struct sffs_zref ref;
+	int err;
+
+	err = sffs_index_next(&c->j.idx, &key, &ref);
+	if (!err && (ref.key.ino != ino ||
+		     sffs_key_type(&ref.key) != SFFS_KEY_DATA))
+		err = -ENOENT;
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (sffs_key_value(&ref.key) > blk || !offs)
+		return 1;
+	/* the block the size ends in: stale if it holds bytes past the size */
+	err = sffs_read_leaf(c, &ref.key, SFFS_NODE_DATA, dn);
+	if (err)
+		return err;
+	if (le32_to_cpu(dn->size) > offs)
+		return 1;
+	key = sffs_key(ino, SFFS_KEY_DATA, blk + 1);
+	err = sffs_index_next(&c->j.idx, &key, &ref);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	return ref.key.ino == ino && sffs_key_type(&ref.key) == SFFS_KEY_DATA;
+}
+
+/**
+ * sffs_truncate_journal - journal a file's new size as one operation
+ * @inode: the file, its page cache and i_size already at the new size
+ * @cut: the data kept: the smaller of the old and the new size
+ * @old: the old size, for the record
+ *
+ * The operation drops the blocks past @cut, writes the block @cut ends in
+ * again with nothing past @cut, and gives the inode its new size.  A
+ * power cut keeps all of it or none, so that no block on the flash holds
+ * bytes past the file's size that growing the file again would show.
+ * The caller has written back the data below @cut: the size journaled
+ * here covers no data still in the page cache.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	unsigned int offs = cut & (PAGE_SIZE - 1);
+	struct sffs_trunc_node tn = {};
+	struct sffs_wnode wn[3] = {
+		{ .buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC },
+	};
+	struct page *page = NULL;
+	u32 bytes = 0;
+	int i, n = 1, err;
+
+	if (offs) {
+		page = read_mapping_page(inode->i_mapping, cut >> PAGE_SHIFT,
+					 NULL);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+	}
+	tn.ino = cpu_to_le64(inode->i_ino);
+	tn.old_size = cpu_to_le64(old);
+	tn.new_size = cpu_to_le64(cut);
+	mutex_lock(&c->mutex);
+	if (page)
+		sffs_data_wnode(c, inode, page, offs, &wn[n++]);
+	err = sffs_inode_node_size(inode, &wn[n], i_size_read(inode));
+	if (!err) {
+		n++;
+		for (i = 0; i < n; i++)
+			bytes += ALIGN(wn[i].len, SFFS_NODE_ALIGN);
+		err = sffs_space(c, bytes, true);
+		if (!err)
+			err = sffs_journal_write(&c->j, wn, n);
+		kfree(wn[n - 1].buf);
+	}
+	mutex_unlock(&c->mutex);
+	if (page)
+		put_page(page);
+	return err;
+}
+
+/*
+ * Before a file first grows in this inode's life: drop the data a power
+ * cut left past its size on the flash (sffs_stale_blocks()), so that
+ * growing the file shows zeroes there.
+ */
+static int sffs_trim_stale(struct inode *inode)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	struct sffs_inode *si = SFFS_I(inode);
+	loff_t size = si->flash_size;
+	int err;
+
+	mutex_lock(&c->mutex);
+	err = sffs_stale_blocks(c, inode->i_ino, size);
+	mutex_unlock(&c->mutex);
+	if (err > 0) {
+		pr_info("sffs: %s: inode %lu: dropping data a power cut left past its size %lld\n",
+			c->io.mtd->name, inode->i_ino, size);
+		err = sffs_truncate_journal(inode, size, size);
+	}
+	if (!err)
+		set_bit(SFFS_I_NO_STALE, &si->state);
 	return err;
 }
 
@@ -272,6 +415,11 @@ static int sffs_writepage(struct page *page, struct writeback_control *wbc)
 	err = sffs_write_block(c, inode, page, len);
 	mutex_unlock(&c->mutex);
 	sffs_unbudget(c, folio);
+	if (err > 0) {
+		/* the size on the flash is behind: write_inode() catches up */
+		mark_inode_dirty_sync(inode);
+		err = 0;
+	}
 	if (err) {
 		pr_err("sffs: %s: inode %lu block %lu: write error %d\n",
 		       c->io.mtd->name, inode->i_ino, page->index, err);
@@ -292,6 +440,12 @@ static int sffs_write_begin(struct file *file, struct address_space *mapping,
 	struct page *page;
 	int err;
 
+	if (pos + len > i_size_read(inode) &&
+	    !test_bit(SFFS_I_NO_STALE, &SFFS_I(inode)->state)) {
+		err = sffs_trim_stale(inode);
+		if (err)
+			return err;
+	}
 	page = grab_cache_page_write_begin(mapping, pos >> PAGE_SHIFT);
 	if (!page)
 		return -ENOMEM;
@@ -363,39 +517,6 @@ const struct address_space_operations sffs_aops = {
 	.migrate_folio		= filemap_migrate_folio,
 };
 
-/**
- * sffs_truncate_block - rewrite the block a new file size ends in
- * @inode: the file
- * @size: the size
- *
- * The node of that block may hold bytes past @size, which must read as
- * zeroes if the file grows again; the block is read (zeroing past the
- * size), dirtied, and written back like any other.
- *
- * Return: 0 or a negative error.
- */
-int sffs_truncate_block(struct inode *inode, loff_t size)
-{
-	unsigned int offs = size & (PAGE_SIZE - 1);
-	struct page *page;
-	int err;
-
-	if (!offs)
-		return 0;
-	page = read_mapping_page(inode->i_mapping, size >> PAGE_SHIFT, NULL);
-	if (IS_ERR(page))
-		return PTR_ERR(page);
-	lock_page(page);
-	err = sffs_budget(SFFS_SB(inode->i_sb), page_folio(page));
-	if (!err) {
-		zero_user_segment(page, offs, PAGE_SIZE);
-		set_page_dirty(page);
-	}
-	unlock_page(page);
-	put_page(page);
-	return err;
-}
-
 static vm_fault_t sffs_page_mkwrite(struct vm_fault *vmf)
 {
 	struct page *page = vmf->page;
@@ -455,6 +576,21 @@ static int sffs_fsync(struct file *file, loff_t start, loff_t end,
 	return err;
 }
 
+/*
+ * A file emptied by a truncation (an open with O_TRUNC) and written anew
+ * is how many programs replace a file in place.  Its new data goes to the
+ * flash when it is closed, as ext4 does with auto_da_alloc, rather than
+ * up to a writeback interval later: the window in which a power cut
+ * leaves it empty shrinks to the write itself.
+ */
+static int sffs_release(struct inode *inode, struct file *file)
+{
+	if (file->f_mode & FMODE_WRITE &&
+	    test_and_clear_bit(SFFS_I_REWRITE, &SFFS_I(inode)->state))
+		filemap_flush(inode->i_mapping);
+	return 0;
+}
+
 const struct file_operations sffs_file_operations = {
 	.llseek		= generic_file_llseek,
 	.read_iter	= generic_file_read_iter,
@@ -464,4 +600,5 @@ const struct file_operations sffs_file_operations = {
 	.splice_read	= generic_file_splice_read,
 	.splice_write	= iter_file_splice_write,
 	.open		= generic_file_open,
+	.release	= sffs_release,
 };

@@ -46,107 +46,6 @@ static int check_damaged(struct vfsmount *mnt, const char *name,
 	return n < 0 ? n : 0;
 }
 
-static int rename_file(struct vfsmount *mnt, const char *from, const char *to)
-{
-	struct dentry *root = mnt->mnt_root, *old, *new;
-	struct inode *dir = d_inode(root);
-	struct renamedata rd = {
-		.old_mnt_userns = &init_user_ns,
-		.new_mnt_userns = &init_user_ns,
-		.old_dir = dir,
-		.new_dir = dir,
-	};
-	int err;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	old = lookup_one_len(from, root, strlen(from));
-	err = PTR_ERR_OR_ZERO(old);
-	if (err)
-		goto out;
-	new = lookup_one_len(to, root, strlen(to));
-	err = PTR_ERR_OR_ZERO(new);
-	if (!err) {
-		rd.old_dentry = old;
-		rd.new_dentry = new;
-		err = vfs_rename(&rd);
-		dput(new);
-	}
-	dput(old);
-out:
-	inode_unlock(dir);
-	return err;
-}
-
-static void count_retired(struct sffs_journal *j, u32 eb,
-			  const struct sffs_eb_info *r, void *arg)
-{
-	if (r->state == SFFS_EB_BAD && !sffs_io_is_bad(j->io, eb))
-		(*(u32 *)arg)++;
-}
-
-/*
- * Space accounting: every byte of the good blocks outside the anchor is
- * free, used by a live node or dirty, whatever happened before, a power
- * cut and its replay included.  statfs is computed from these counters.
- * A block the table calls bad is out of service too, though the device
- * may not say so yet: it marks it once the checkpoint is written.
- */
-static void check_space(struct kunit *test, struct vfsmount *mnt,
-			const char *when, int n)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	u64 cap = 0, sum;
-	u32 eb, retired = 0;
-
-	for (eb = 0; eb < c->io.eb_count; eb++)
-		if (!sffs_io_is_bad(&c->io, eb) && !sffs_io_is_anchor(&c->io, eb))
-			cap += c->io.erase_size;
-	mutex_lock(&c->mutex);
-	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, count_retired, &retired), 0);
-	cap -= (u64)retired * c->io.erase_size;
-	sum = c->j.free + c->j.used + c->j.dirty;
-	KUNIT_EXPECT_EQ_MSG(test, sum, cap,
-			    "%s %d: free %llu + used %llu + dirty %llu",
-			    when, n, c->j.free, c->j.used, c->j.dirty);
-	mutex_unlock(&c->mutex);
-}
-
-static void count_free(struct sffs_journal *j, u32 eb,
-		       const struct sffs_eb_info *r, void *arg)
-{
-	if (r->state == SFFS_EB_FREE && !sffs_io_is_bad(j->io, eb) &&
-	    !sffs_io_is_anchor(j->io, eb))
-		(*(u32 *)arg)++;
-}
-
-/*
- * The free bytes are where they are said to be: in free erase blocks, in
- * the journal's blocks not written yet and in the spares.  Space counted
- * free that no block has would let the file system promise writes it
- * cannot make.
- */
-static void check_free(struct kunit *test, struct vfsmount *mnt,
-		       const char *when, int n)
-{
-	struct sffs_journal *j = &SFFS_SB(mnt->mnt_sb)->j;
-	u32 blocks = 0, eb;
-	u64 have;
-
-	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
-	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(j, count_free, &blocks), 0);
-	/* the scan stops at the frontier: what is past it was never used */
-	for (eb = j->alloc_eb; eb < j->io->eb_count; eb++)
-		if (!sffs_io_is_bad(j->io, eb) && !sffs_io_is_anchor(j->io, eb))
-			blocks++;
-	have = (u64)(blocks + j->jcnt - j->jcur - 1 + j->nspare) *
-	       j->io->erase_size + sffs_io_room(j->io);
-	KUNIT_EXPECT_EQ_MSG(test, j->free, have,
-			    "%s %d: free bytes %llu, in %u free blocks, %u listed, %u spares and the head: %llu",
-			    when, n, j->free, blocks, j->jcnt - j->jcur - 1,
-			    j->nspare, have);
-	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
-}
-
 static void sffs_fs_mount_empty(struct kunit *test)
 {
 	static const unsigned int bad[] = { 1, 40 };
@@ -158,7 +57,7 @@ static void sffs_fs_mount_empty(struct kunit *test)
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
 	root.mnt = mnt;
 	root.dentry = mnt->mnt_root;
-	check_space(test, mnt, "empty", 0);
+	sffs_test_check_space(test, mnt, "empty", 0);
 	KUNIT_EXPECT_EQ(test, vfs_statfs(&root, &st), 0);
 	KUNIT_EXPECT_EQ(test, st.f_type, (long)SFFS_SUPER_MAGIC);
 	KUNIT_EXPECT_EQ(test, st.f_bsize, (long)SFFS_BLOCK_SIZE);
@@ -220,7 +119,7 @@ static void sffs_fs_write_remount(struct kunit *test)
 		down_read(&mnt->mnt_sb->s_umount);
 		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
 		up_read(&mnt->mnt_sb->s_umount);
-		check_space(test, mnt, "written", k);
+		sffs_test_check_space(test, mnt, "written", k);
 		sffs_rf_umount(mnt);
 	}
 
@@ -236,7 +135,7 @@ static void sffs_fs_write_remount(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", name);
 		}
 	}
-	check_space(test, mnt, "remounted", 0);
+	sffs_test_check_space(test, mnt, "remounted", 0);
 	/* a new super block: each of the three unmounts committed */
 	KUNIT_EXPECT_GE(test, SFFS_SB(mnt->mnt_sb)->j.commit, 4ULL);
 	sffs_rf_umount(mnt);
@@ -268,7 +167,7 @@ static void sffs_fs_enospc(struct kunit *test)
 		err = sffs_test_write_file(mnt, name, buf, len, true);
 	}
 	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
-	check_space(test, mnt, "full", n);
+	sffs_test_check_space(test, mnt, "full", n);
 	sffs_rf_umount(mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);
@@ -320,7 +219,7 @@ static void sffs_powercut_journal(struct kunit *test)
 			sffs_test_write_file(mnt, name, buf, len, i & 1);
 			if (i % 3 == 2) {
 				snprintf(to, sizeof(to), "renamed%d-%d", cut, i);
-				rename_file(mnt, name, to);
+				sffs_test_rename(mnt, name, to);
 			}
 		}
 		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
@@ -329,8 +228,8 @@ static void sffs_powercut_journal(struct kunit *test)
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
 				       cut, PTR_ERR(mnt));
-		check_space(test, mnt, "replayed after cut", cut);
-		check_free(test, mnt, "replayed after cut", cut);
+		sffs_test_check_space(test, mnt, "replayed after cut", cut);
+		sffs_test_check_free(test, mnt, "replayed after cut", cut);
 		sffs_test_fill(buf, len, cut, true);
 		snprintf(name, sizeof(name), "keep%d", cut);
 		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf, len, tmp),
@@ -498,7 +397,7 @@ static void sffs_powercut_orphan(struct kunit *test)
 							   true), 0);
 		/* o0 and o1 lose their names, o2 keeps it */
 		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o0"), 0);
-		KUNIT_EXPECT_EQ(test, rename_file(mnt, "new", "o1"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "new", "o1"), 0);
 		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 2U);
 		/* still readable through the open files */
 		sffs_test_fill(buf, ORPHAN_LEN, 0, false);
@@ -533,8 +432,8 @@ static void sffs_powercut_orphan(struct kunit *test)
 				    c->j.used, used0);
 		KUNIT_EXPECT_GT(test, c->j.used, used0 + ORPHAN_LEN);
 		mutex_unlock(&c->mutex);
-		check_space(test, mnt, "orphans deleted", round);
-		check_free(test, mnt, "orphans deleted", round);
+		sffs_test_check_space(test, mnt, "orphans deleted", round);
+		sffs_test_check_free(test, mnt, "orphans deleted", round);
 		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
 		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "o2", buf,
 							   ORPHAN_LEN, tmp), 0);
@@ -625,8 +524,8 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, ino_in_index(mnt, ino),
 					       "cut %d", cut);
 		}
-		check_space(test, mnt, "orphan cut", cut);
-		check_free(test, mnt, "orphan cut", cut);
+		sffs_test_check_space(test, mnt, "orphan cut", cut);
+		sffs_test_check_free(test, mnt, "orphan cut", cut);
 		sffs_rf_umount(mnt);
 	}
 	KUNIT_EXPECT_GT(test, kept, 0U);
@@ -827,8 +726,8 @@ static void sffs_fs_gc(struct kunit *test)
 			blocks += j->gc.blocks;
 			moved += j->gc.moved;
 			KUNIT_EXPECT_EQ(test, j->gc.refused, 0UL);
-			check_space(test, mnt, "gc round", r);
-			check_free(test, mnt, "gc round", r);
+			sffs_test_check_space(test, mnt, "gc round", r);
+			sffs_test_check_free(test, mnt, "gc round", r);
 			sffs_rf_umount(mnt);
 			mnt = sffs_rf_mount(rf, NULL);
 			KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
@@ -837,7 +736,7 @@ static void sffs_fs_gc(struct kunit *test)
 	}
 	KUNIT_EXPECT_GT(test, blocks, (unsigned long)RF_BLOCKS);
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
-	check_space(test, mnt, "gc end", r);
+	sffs_test_check_space(test, mnt, "gc end", r);
 	sffs_rf_umount(mnt);
 	gc_trace_stop();
 	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
@@ -964,8 +863,8 @@ static void sffs_powercut_commit(struct kunit *test)
 								 PCC_LEN, true),
 					    0, "cut %u: %s", cut, name);
 		}
-		check_space(test, mnt, "after the cut", cut);
-		check_free(test, mnt, "after the cut", cut);
+		sffs_test_check_space(test, mnt, "after the cut", cut);
+		sffs_test_check_free(test, mnt, "after the cut", cut);
 		sffs_rf_umount(mnt);
 		KUNIT_ASSERT_EQ_MSG(test, rf->violations, 0U, "cut %u", cut);
 	}
@@ -1028,7 +927,7 @@ static void sffs_powercut_frontier(struct kunit *test)
 							       PCC_LEN, tmp),
 				    0, "%s", name);
 	}
-	check_space(test, mnt, "frontier", 0);
+	sffs_test_check_space(test, mnt, "frontier", 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -1074,8 +973,8 @@ static void sffs_powercut_gc(struct kunit *test)
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
 				       "mount after cut %d: %ld", n, PTR_ERR(mnt));
-		check_space(test, mnt, "replayed after gc cut", n);
-		check_free(test, mnt, "replayed after gc cut", n);
+		sffs_test_check_space(test, mnt, "replayed after gc cut", n);
+		sffs_test_check_free(test, mnt, "replayed after gc cut", n);
 		gc_check_cold(test, mnt, cold, tmp, "after cut", n);
 		for (r = max(0, n - GC_KEEP); r < n; r++) {
 			snprintf(name, sizeof(name), "keep%d", r);
@@ -1111,10 +1010,10 @@ static void sffs_powercut_gc(struct kunit *test)
 		sffs_test_fill(buf, 8192, 1000 + n, true);
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, from, buf, 8192, true), 0);
 
-		check_free(test, mnt, "before gc cut", n);
+		sffs_test_check_free(test, mnt, "before gc cut", n);
 		io = &SFFS_SB(mnt->mnt_sb)->io;
 		io->cut = cut;
-		rename_file(mnt, from, to);
+		sffs_test_rename(mnt, from, to);
 		/* hot rewrites until the power goes; cold data stays put */
 		for (r = 4; io->cut && r < 40; r++) {
 			int i;
@@ -1133,7 +1032,7 @@ static void sffs_powercut_gc(struct kunit *test)
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	gc_check_cold(test, mnt, cold, tmp, "at the end", n);
-	check_space(test, mnt, "end of gc cuts", n);
+	sffs_test_check_space(test, mnt, "end of gc cuts", n);
 	sffs_rf_umount(mnt);
 	kunit_info(test, "%d power cuts, %lu blocks collected before them, %lu index nodes moved, %lu renames done before the cut\n",
 		   n, gc_blocks, index_moved, renamed);
@@ -1245,7 +1144,7 @@ static void sffs_fs_bitflips(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	sffs_test_fill(buf, len, 3, false);
 	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f3", buf, len, tmp), 0);
-	check_space(test, mnt, "after scrubbing", 0);
+	sffs_test_check_space(test, mnt, "after scrubbing", 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -1359,9 +1258,9 @@ static void sffs_badblock_program(struct kunit *test)
 			case 0:
 				/* away and back under another name */
 				snprintf(to, sizeof(to), "t%u", i);
-				err = rename_file(mnt, name, to);
+				err = sffs_test_rename(mnt, name, to);
 				if (!err)
-					err = rename_file(mnt, to, name);
+					err = sffs_test_rename(mnt, to, name);
 				break;
 			case 1:
 				err = unlink_file(mnt, name);
@@ -1418,8 +1317,8 @@ static void sffs_badblock_program(struct kunit *test)
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
 				       round, PTR_ERR(mnt));
-		check_space(test, mnt, "after program failure", round);
-		check_free(test, mnt, "after program failure", round);
+		sffs_test_check_space(test, mnt, "after program failure", round);
+		sffs_test_check_free(test, mnt, "after program failure", round);
 		for (i = 0; i < BB_FILES; i++) {
 			if (unsure[i])
 				continue;
@@ -1554,8 +1453,8 @@ static void sffs_badblock_commit(struct kunit *test)
 
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	check_space(test, mnt, "after commit failures", 0);
-	check_free(test, mnt, "after commit failures", 0);
+	sffs_test_check_space(test, mnt, "after commit failures", 0);
+	sffs_test_check_free(test, mnt, "after commit failures", 0);
 	for (k = 1; k <= 24; k++) {
 		snprintf(name, sizeof(name), "c%u", k);
 		sffs_test_fill(buf, len, k, false);
@@ -1630,8 +1529,8 @@ static void sffs_badblock_readonly(struct kunit *test)
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	KUNIT_EXPECT_FALSE(test, SFFS_SB(mnt->mnt_sb)->io.ro);
-	check_space(test, mnt, "after read-only", 0);
-	check_free(test, mnt, "after read-only", 0);
+	sffs_test_check_space(test, mnt, "after read-only", 0);
+	sffs_test_check_free(test, mnt, "after read-only", 0);
 	/* every file whose fsync returned 0 */
 	for (i = 0; i < 16; i++) {
 		snprintf(name, sizeof(name), "r%d", i);
@@ -1733,8 +1632,8 @@ static void sffs_badblock_powercut(struct kunit *test)
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",
 				       round, PTR_ERR(mnt));
-		check_space(test, mnt, "program failure and cut", round);
-		check_free(test, mnt, "program failure and cut", round);
+		sffs_test_check_space(test, mnt, "program failure and cut", round);
+		sffs_test_check_free(test, mnt, "program failure and cut", round);
 		for (i = 0; i < BB_FILES; i++) {
 			snprintf(name, sizeof(name), "p%u", i);
 			if (unsure[i]) {
@@ -1825,7 +1724,7 @@ static void sffs_fs_wear_levelling(struct kunit *test)
 				   rf->eb_erases[eb + 10], rf->eb_erases[eb + 11],
 				   rf->eb_erases[eb + 12], rf->eb_erases[eb + 13],
 				   rf->eb_erases[eb + 14], rf->eb_erases[eb + 15] });
-	check_space(test, mnt, "worn", 0);
+	sffs_test_check_space(test, mnt, "worn", 0);
 	sffs_rf_umount(mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);

@@ -223,14 +223,74 @@ void sffs_new_inode_done(struct inode *inode)
 	insert_inode_hash(inode);
 }
 
+/*
+ * The lowest page of @mapping that is dirty or under writeback, @except
+ * left out; ULONG_MAX if there is none.  The page cache keeps one of the
+ * two tags on a page from the moment it is dirtied until writeback has
+ * ended, so no page slips between them.
+ */
+static pgoff_t sffs_first_pending(struct address_space *mapping,
+				  pgoff_t except)
+{
+	static const xa_mark_t tags[] = {
+		PAGECACHE_TAG_DIRTY, PAGECACHE_TAG_WRITEBACK,
+	};
+	pgoff_t first = ULONG_MAX;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		pgoff_t index = 0;
+
+		while (index < first &&
+		       xa_find(&mapping->i_pages, &index, first - 1, tags[i])) {
+			if (index != except) {
+				first = index;
+				break;
+			}
+			index++;
+		}
+	}
+	return first;
+}
+
 /**
- * sffs_inode_node - build the inode node of an inode
+ * sffs_claim_size - the size an inode node may give a regular file
+ * @inode: the inode
+ * @except: a page being written back with this node, or ULONG_MAX
+ *
+ * The size on the flash never covers data still in the page cache: after
+ * a power cut a file then holds what reached the flash, and never a run
+ * of zeroes where written data was to go (what a rename over an old file
+ * without fsync left with the size journaled first).  So the size grows
+ * up to the first page still dirty or under writeback, @except aside, and
+ * to i_size once there is none.  Never below what the flash has already:
+ * only a truncation shrinks a file.
+ *
+ * Return: the size to journal.
+ */
+loff_t sffs_claim_size(struct inode *inode, pgoff_t except)
+{
+	loff_t size = i_size_read(inode), flash = SFFS_I(inode)->flash_size;
+	pgoff_t first;
+
+	if (!S_ISREG(inode->i_mode) || size <= flash)
+		return size;
+	first = sffs_first_pending(inode->i_mapping, except);
+	if (first >= (size + PAGE_SIZE - 1) >> PAGE_SHIFT)
+		return size;
+	return clamp_t(loff_t, (loff_t)first << PAGE_SHIFT, flash, size);
+}
+
+/**
+ * sffs_inode_node_size - build the inode node of an inode, with a given size
  * @inode: the inode
  * @wn: the node to journal; @wn->buf is allocated here, kfree() it
+ * @size: the size to record (i_size, or what sffs_claim_size() allows)
  *
  * Return: 0 or -ENOMEM.
  */
-int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
+int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
+			 loff_t size)
 {
 	u16 dlen = S_ISLNK(inode->i_mode) ? inode->i_size : 0;
 	struct sffs_inode_node *in;
@@ -240,7 +300,7 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	if (!in)
 		return -ENOMEM;
 	sffs_key_to_le(&in->key, &key);
-	in->size = cpu_to_le64(inode->i_size);
+	in->size = cpu_to_le64(size);
 	sffs_ts_to_le(&in->atime, &inode->i_atime);
 	sffs_ts_to_le(&in->mtime, &inode->i_mtime);
 	sffs_ts_to_le(&in->ctime, &inode->i_ctime);
@@ -261,11 +321,26 @@ int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
 	 * journaling it fails, that failure is reported, and data written
 	 * back later up to this size goes without an inode node of its own.
 	 */
-	SFFS_I(inode)->flash_size = inode->i_size;
+	SFFS_I(inode)->flash_size = size;
 	*wn = (struct sffs_wnode){
 		.buf = in, .len = sizeof(*in) + dlen, .type = SFFS_NODE_INODE,
 	};
 	return 0;
+}
+
+/**
+ * sffs_inode_node - build the inode node of an inode
+ * @inode: the inode
+ * @wn: the node to journal; @wn->buf is allocated here, kfree() it
+ *
+ * The size is what sffs_claim_size() allows.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn)
+{
+	return sffs_inode_node_size(inode, wn,
+				    sffs_claim_size(inode, ULONG_MAX));
 }
 
 /**
@@ -429,7 +504,16 @@ int sffs_write_inode_now(struct inode *inode)
 
 int sffs_write_inode(struct inode *inode, struct writeback_control *wbc)
 {
-	return sffs_write_inode_now(inode);
+	int err = sffs_write_inode_now(inode);
+
+	/*
+	 * Pages still waiting kept the size on the flash short of i_size
+	 * (sffs_claim_size()): stay dirty, so that a later writeback
+	 * journals the rest.
+	 */
+	if (!err && SFFS_I(inode)->flash_size < i_size_read(inode))
+		mark_inode_dirty_sync(inode);
+	return err;
 }
 
 void sffs_evict_inode(struct inode *inode)
@@ -457,20 +541,22 @@ void sffs_evict_inode(struct inode *inode)
 	clear_inode(inode);
 }
 
-/* Journal a new size; the index drops the blocks past it */
+/*
+ * Journal a new size; the index drops the blocks past it.  The data below
+ * the new end is written back first, so that the size the truncation
+ * journals covers nothing still in the page cache; sffs_truncate_journal()
+ * then drops what lies past it and rewrites the block it ends in, in one
+ * operation.
+ */
 static int sffs_truncate(struct inode *inode, loff_t size)
 {
-	struct sffs_info *c = SFFS_SB(inode->i_sb);
-	struct sffs_trunc_node tn = {};
-	struct sffs_wnode wn[2] = {
-		{ .buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC },
-	};
-	loff_t old = inode->i_size;
+	struct sffs_inode *si = SFFS_I(inode);
+	loff_t old = inode->i_size, cut = min(old, size);
 	int err;
 
-	if (size > old) {
-		/* the old last block may hold bytes past the old size */
-		err = sffs_truncate_block(inode, old);
+	if (cut) {
+		err = filemap_write_and_wait_range(inode->i_mapping, 0,
+						   cut - 1);
 		if (err)
 			return err;
 	}
@@ -478,21 +564,14 @@ static int sffs_truncate(struct inode *inode, loff_t size)
 	inode->i_mtime = current_time(inode);
 	inode->i_ctime = inode->i_mtime;
 	inode->i_blocks = DIV_ROUND_UP_ULL(size, 512);
-	err = sffs_inode_node(inode, &wn[1]);
+	err = sffs_truncate_journal(inode, cut, old);
 	if (err)
 		return err;
-	tn.ino = cpu_to_le64(inode->i_ino);
-	tn.old_size = cpu_to_le64(old);
-	tn.new_size = cpu_to_le64(size);
-	mutex_lock(&c->mutex);
-	err = sffs_space(c, wn[0].len + wn[1].len, true);
-	if (!err)
-		err = sffs_journal_write(&c->j, wn, 2);
-	mutex_unlock(&c->mutex);
-	kfree(wn[1].buf);
-	if (!err && size < old)
-		err = sffs_truncate_block(inode, size);
-	return err;
+	/* nothing a power cut left past the size survives a truncation */
+	set_bit(SFFS_I_NO_STALE, &si->state);
+	if (!size && old)
+		set_bit(SFFS_I_REWRITE, &si->state);
+	return 0;
 }
 
 int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,

@@ -140,11 +140,38 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 	int err;
 
 	if (ALIGN(len, SFFS_NODE_ALIGN) > sffs_io_room(j->io)) {
+		/*
+		 * The node is built in the index's or the table's own
+		 * buffer, and taking a new block may read the table and
+		 * the index into those very buffers (sffs_take_free()
+		 * scans when the spares, the frontier and the free pool
+		 * are used up): keep a copy to append.
+		 */
+		if (WARN_ON_ONCE(len > j->put_size))
+			return -EINVAL;
+		memcpy(j->put_buf, buf, len);
+		buf = j->put_buf;
 		err = sffs_journal_next_block(j);
 		if (err)
 			return err;
 	}
 	return sffs_append(j, buf, len, type, flags, addr);
+}
+
+/* The buffer of sffs_journal_put(): an index node or a table page */
+static int sffs_put_buf_init(struct sffs_journal *j, unsigned int fanout)
+{
+	j->put_size = max_t(size_t, sffs_index_node_size(fanout),
+			    sizeof(struct sffs_ebt_node) +
+			    SFFS_EBT_RECS * sizeof(struct sffs_eb_rec));
+	j->put_buf = kmalloc(j->put_size, GFP_KERNEL);
+	return j->put_buf ? 0 : -ENOMEM;
+}
+
+static void sffs_put_buf_free(struct sffs_journal *j)
+{
+	kfree(j->put_buf);
+	j->put_buf = NULL;
 }
 
 static int sffs_index_read(void *priv, u64 addr, u32 len, void *buf)
@@ -463,6 +490,23 @@ out:
 	return err;
 }
 
+/*
+ * An operation is in the journal but the index took only part of it (a
+ * read error or no memory while applying it).  The caller cannot undo
+ * it, and a commit would save the half-applied index: read-only from
+ * now on.  What the flash holds stays as consistent as the last sync
+ * left it, and the next mount replays whole operations only.
+ */
+static int sffs_apply_error(struct sffs_journal *j, int err)
+{
+	if (!j->io->ro)
+		pr_crit("sffs: %s: an operation could not be applied to the index (%d): read-only from now on; what was synced is safe\n",
+			j->io->mtd->name, err);
+	j->io->ro = true;
+	j->broken = true;
+	return err;
+}
+
 /* Append the nodes of an operation; after a program failure, none counts */
 static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 {
@@ -541,7 +585,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 	for (i = 0; i < n; i++) {
 		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
 		if (err)
-			return err;
+			return sffs_apply_error(j, err);
 		if (wn[i].type == SFFS_NODE_DATA && !j->in_gc)
 			j->user_bytes += le32_to_cpu(((struct sffs_data_node *)
 						      wn[i].buf)->size);
@@ -559,7 +603,7 @@ int sffs_journal_sync(struct sffs_journal *j)
 
 	/* after a write the flash refused, what was not synced is lost */
 	if (j->io->ro)
-		return j->io->write_failed ? -EIO : 0;
+		return j->io->write_failed || j->broken ? -EIO : 0;
 	err = sffs_flush(j);
 	/* the recovery commits: what the buffer held is on the flash then */
 	if (err == -EIO && j->io->write_failed && !j->in_commit &&
@@ -959,9 +1003,12 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 
 	err = sffs_ebt_init(j);
 	if (!err)
+		err = sffs_put_buf_init(j, le16_to_cpu(cp->fanout));
+	if (!err)
 		err = sffs_index_init(&j->idx, &sffs_index_ops, j,
 				      le16_to_cpu(cp->fanout));
 	if (err) {
+		sffs_put_buf_free(j);
 		sffs_ebt_destroy(j);
 		return err;
 	}
@@ -983,16 +1030,15 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	if (!err)
 		err = sffs_journal_replay(j);
 	j->mount_ns[2] = ktime_get_ns() - start;
-	if (err) {
-		sffs_index_destroy(&j->idx);
-		sffs_ebt_destroy(j);
-	}
+	if (err)
+		sffs_journal_unmount(j);
 	return err;
 }
 
 void sffs_journal_unmount(struct sffs_journal *j)
 {
 	sffs_index_destroy(&j->idx);
+	sffs_put_buf_free(j);
 	sffs_ebt_destroy(j);
 }
 
@@ -1056,8 +1102,11 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 					 SFFS_FEAT_RO_COMPAT_ORPHAN);
 	err = sffs_ebt_init(j);
 	if (!err)
+		err = sffs_put_buf_init(j, fanout);
+	if (!err)
 		err = sffs_index_init(&j->idx, &sffs_index_ops, j, fanout);
 	if (err) {
+		sffs_put_buf_free(j);
 		sffs_ebt_destroy(j);
 		return err;
 	}
@@ -1081,7 +1130,6 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	if (!err)
 		err = sffs_journal_commit(j);
 out:
-	sffs_index_destroy(&j->idx);
-	sffs_ebt_destroy(j);
+	sffs_journal_unmount(j);
 	return err;
 }

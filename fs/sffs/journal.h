@@ -138,6 +138,11 @@ struct sffs_gc_stats {
  *	     the device once it is written
  * @nmarkbad: entries in @markbad
  * @gc: garbage collection statistics
+ * @put_buf: a copy of the node sffs_journal_put() appends after taking a
+ *	     new erase block, @put_size bytes
+ * @put_size: the largest node a commit puts
+ * @broken: an operation was journaled but not wholly applied to the
+ *	    index: read-only, and syncs fail
  */
 struct sffs_journal {
 	struct sffs_io *io;
@@ -191,6 +196,9 @@ struct sffs_journal {
 	u32 markbad[SFFS_MAX_RETIRE];
 	unsigned int nmarkbad;
 	struct sffs_gc_stats gc;
+	void *put_buf;
+	size_t put_size;
+	bool broken;
 };
 
 int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,

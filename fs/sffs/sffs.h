@@ -94,6 +94,7 @@ struct sffs_info {
  * @flags: on-flash inode flags
  * @xattr_cnt: number of extended attributes
  * @xattr_size: bytes of their names and values
+ * @state: SFFS_I_* bits, RAM only
  */
 struct sffs_inode {
 	struct inode vfs_inode;
@@ -103,6 +104,13 @@ struct sffs_inode {
 	u32 flags;
 	u32 xattr_cnt;
 	u32 xattr_size;
+	unsigned long state;
+};
+
+/* bits of sffs_inode.state */
+enum {
+	SFFS_I_NO_STALE,	/* no data on the flash past flash_size */
+	SFFS_I_REWRITE,		/* emptied by a truncation: flush at close */
 };
 
 static inline struct sffs_info *SFFS_SB(const struct super_block *sb)
@@ -119,6 +127,9 @@ static inline struct sffs_inode *SFFS_I(const struct inode *inode)
 struct inode *sffs_iget(struct super_block *sb, u64 ino);
 struct inode *sffs_new_inode(struct inode *dir, umode_t mode);
 void sffs_new_inode_done(struct inode *inode);
+loff_t sffs_claim_size(struct inode *inode, pgoff_t except);
+int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
+			 loff_t size);
 int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
 int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn);
 void sffs_orphans_finish(struct sffs_info *c);
@@ -165,7 +176,7 @@ extern const struct address_space_operations sffs_aops;
 int sffs_compr_init(struct sffs_info *c);
 struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
 void sffs_compr_exit(struct sffs_info *c);
-int sffs_truncate_block(struct inode *inode, loff_t size);
+int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old);
 
 /* super.c */
 unsigned int sffs_default_journal(const struct sffs_io *io);

@@ -59,6 +59,7 @@ static struct inode *sffs_alloc_inode(struct super_block *sb)
 	si->flags = 0;
 	si->xattr_cnt = 0;
 	si->xattr_size = 0;
+	si->state = 0;
 	return &si->vfs_inode;
 }
 

@@ -11,6 +11,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/random.h>
 #include <linux/vmalloc.h>
 #include "sffs.h"
@@ -300,6 +301,108 @@ int sffs_test_check_file(struct vfsmount *mnt, const char *name,
 	if (n != len || memcmp(tmp, want, len))
 		return -EBADMSG;
 	return 0;
+}
+
+/* Rename @from to @to in the root directory of @mnt */
+int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
+{
+	struct dentry *root = mnt->mnt_root, *old, *new;
+	struct inode *dir = d_inode(root);
+	struct renamedata rd = {
+		.old_mnt_userns = &init_user_ns,
+		.new_mnt_userns = &init_user_ns,
+		.old_dir = dir,
+		.new_dir = dir,
+	};
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	old = lookup_one_len(from, root, strlen(from));
+	err = PTR_ERR_OR_ZERO(old);
+	if (err)
+		goto out;
+	new = lookup_one_len(to, root, strlen(to));
+	err = PTR_ERR_OR_ZERO(new);
+	if (!err) {
+		rd.old_dentry = old;
+		rd.new_dentry = new;
+		err = vfs_rename(&rd);
+		dput(new);
+	}
+	dput(old);
+out:
+	inode_unlock(dir);
+	return err;
+}
+
+static void count_retired(struct sffs_journal *j, u32 eb,
+			  const struct sffs_eb_info *r, void *arg)
+{
+	if (r->state == SFFS_EB_BAD && !sffs_io_is_bad(j->io, eb))
+		(*(u32 *)arg)++;
+}
+
+/*
+ * Space accounting: every byte of the good blocks outside the anchor is
+ * free, used by a live node or dirty, whatever happened before, a power
+ * cut and its replay included.  statfs is computed from these counters.
+ * A block the table calls bad is out of service too, though the device
+ * may not say so yet: it marks it once the checkpoint is written.
+ */
+void sffs_test_check_space(struct kunit *test, struct vfsmount *mnt,
+			const char *when, int n)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	u64 cap = 0, sum;
+	u32 eb, retired = 0;
+
+	for (eb = 0; eb < c->io.eb_count; eb++)
+		if (!sffs_io_is_bad(&c->io, eb) && !sffs_io_is_anchor(&c->io, eb))
+			cap += c->io.erase_size;
+	mutex_lock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, count_retired, &retired), 0);
+	cap -= (u64)retired * c->io.erase_size;
+	sum = c->j.free + c->j.used + c->j.dirty;
+	KUNIT_EXPECT_EQ_MSG(test, sum, cap,
+			    "%s %d: free %llu + used %llu + dirty %llu",
+			    when, n, c->j.free, c->j.used, c->j.dirty);
+	mutex_unlock(&c->mutex);
+}
+
+static void count_free(struct sffs_journal *j, u32 eb,
+		       const struct sffs_eb_info *r, void *arg)
+{
+	if (r->state == SFFS_EB_FREE && !sffs_io_is_bad(j->io, eb) &&
+	    !sffs_io_is_anchor(j->io, eb))
+		(*(u32 *)arg)++;
+}
+
+/*
+ * The free bytes are where they are said to be: in free erase blocks, in
+ * the journal's blocks not written yet and in the spares.  Space counted
+ * free that no block has would let the file system promise writes it
+ * cannot make.
+ */
+void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,
+		       const char *when, int n)
+{
+	struct sffs_journal *j = &SFFS_SB(mnt->mnt_sb)->j;
+	u32 blocks = 0, eb;
+	u64 have;
+
+	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(j, count_free, &blocks), 0);
+	/* the scan stops at the frontier: what is past it was never used */
+	for (eb = j->alloc_eb; eb < j->io->eb_count; eb++)
+		if (!sffs_io_is_bad(j->io, eb) && !sffs_io_is_anchor(j->io, eb))
+			blocks++;
+	have = (u64)(blocks + j->jcnt - j->jcur - 1 + j->nspare) *
+	       j->io->erase_size + sffs_io_room(j->io);
+	KUNIT_EXPECT_EQ_MSG(test, j->free, have,
+			    "%s %d: free bytes %llu, in %u free blocks, %u listed, %u spares and the head: %llu",
+			    when, n, j->free, blocks, j->jcnt - j->jcur - 1,
+			    j->nspare, have);
+	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
 }
 
 /* The .exit of the suites: frees the flash sffs_rf_create() made */

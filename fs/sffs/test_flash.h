@@ -73,4 +73,10 @@ int sffs_test_write_file(struct vfsmount *mnt, const char *name,
 int sffs_test_check_file(struct vfsmount *mnt, const char *name,
 			 const u8 *want, size_t len, u8 *tmp);
 
+int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to);
+void sffs_test_check_space(struct kunit *test, struct vfsmount *mnt,
+			   const char *when, int n);
+void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,
+			  const char *when, int n);
+
 #endif /* __SFFS_TEST_FLASH_H__ */

@@ -957,8 +957,14 @@ static void check_files(void)
 				    ULL(owner->ino));
 				beyond = true;
 			} else if (blk << SFFS_BLOCK_SHIFT >= owner->size) {
-				err("inode %llu: data block %llu beyond its size %llu",
-				    ULL(owner->ino), ULL(blk), ULL(owner->size));
+				/*
+				 * Blocks written back before the inode node
+				 * that was to give the file its new size: a
+				 * power cut left them, and the kernel drops
+				 * them before the file grows again.
+				 */
+				warn("inode %llu: data block %llu past its size %llu, left by a power cut",
+				     ULL(owner->ino), ULL(blk), ULL(owner->size));
 				beyond = true;
 			}
 			/* a truncation to the size drops what is beyond */

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of what SFFS leaves on the flash when the power goes or a
+ * step of an operation fails: files replaced by a rename or rewritten
+ * after O_TRUNC without fsync, sizes and data after a cut, truncations,
+ * the buffers of a commit, and an operation the index cannot take.
+ *
+ * The power is cut by the RAM flash itself (test_flash.c), below the
+ * file system: from the cut on, programs and erases change nothing, the
+ * page being programmed is left half written, and what SFFS still holds
+ * in RAM is lost when it is unmounted.  The mount after the cut sees only
+ * what the flash holds.
+ */
+#include <kunit/test.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/pagemap.h>
+#include <linux/xattr.h>
+#include "sffs.h"
+#include "test_flash.h"
+
+/*
+ * The power goes now: what SFFS has not programmed yet is lost, whatever
+ * it does before it is unmounted.
+ */
+static void cut_now(struct sffs_ramflash *rf, struct vfsmount *mnt)
+{
+	rf->dead = true;
+	sffs_rf_umount(mnt);
+	rf->dead = false;
+	rf->cut_in = 0;
+}
+
+/* Read @name whole into @buf (at most @max bytes); its size, or an error */
+static ssize_t read_all(struct vfsmount *mnt, const char *name, u8 *buf,
+			size_t max)
+{
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, max, &pos);
+	__fput_sync(f);
+	return n;
+}
+
+/* Flush the journal, as any fsync of another file would */
+static int journal_sync(struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	int err;
+
+	mutex_lock(&c->mutex);
+	err = sffs_journal_sync(&c->j);
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
+#define RO_OLD_LEN	6000
+#define RO_NEW_LEN	40000
+
+/*
+ * How configuration is saved: a new file is written and renamed over the
+ * old one, without fsync (busybox "sed -i", many editors), then "sync".
+ * The power is cut at every point of the sync.  Afterwards the name holds
+ * the old contents or all of the new ones: never the new size with holes
+ * that read as zeroes, which is what a rename journaled before the data
+ * left (the run of NUL bytes seen with real power cuts).
+ */
+static void sffs_durability_rename_over_unsynced(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t size = (size_t)RF_BLOCKS * RF_ERASESIZE;
+	u8 *old = kunit_kmalloc(test, RO_OLD_LEN, GFP_KERNEL);
+	u8 *new = kunit_kmalloc(test, RO_NEW_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, RO_NEW_LEN + 1, GFP_KERNEL);
+	u16 *pages = kunit_kmalloc(test, sizeof(rf->next_page), GFP_KERNEL);
+	u8 *snap = vmalloc(size);
+	unsigned int cut, saw_old = 0, saw_new = 0;
+	struct vfsmount *mnt;
+	bool last = false;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_NOT_NULL(test, snap);
+	sffs_test_fill(old, RO_OLD_LEN, 1, true);
+	sffs_test_fill(new, RO_NEW_LEN, 2, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "conf", old,
+						   RO_OLD_LEN, true), 0);
+	sffs_rf_umount(mnt);
+	memcpy(snap, rf->mem, size);
+	memcpy(pages, rf->next_page, sizeof(rf->next_page));
+
+	for (cut = 1; !last; cut++) {
+		memcpy(rf->mem, snap, size);
+		memcpy(rf->next_page, pages, sizeof(rf->next_page));
+		mnt = sffs_rf_mount(rf, "compr=none");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "conf.new", new,
+							   RO_NEW_LEN, false), 0);
+		KUNIT_ASSERT_EQ(test, sffs_test_rename(mnt, "conf.new", "conf"), 0);
+		rf->cut_in = cut;
+		down_read(&mnt->mnt_sb->s_umount);
+		sync_filesystem(mnt->mnt_sb);
+		up_read(&mnt->mnt_sb->s_umount);
+		last = !rf->dead;
+		cut_now(rf, mnt);
+
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %u: mount %ld",
+				       cut, PTR_ERR(mnt));
+		n = read_all(mnt, "conf", tmp, RO_NEW_LEN + 1);
+		if (n == RO_OLD_LEN && !memcmp(tmp, old, n))
+			saw_old++;
+		else if (n == RO_NEW_LEN && !memcmp(tmp, new, n))
+			saw_new++;
+		else
+			KUNIT_FAIL(test, "cut %u: conf holds %zd bytes, neither the old %u nor the new %u",
+				   cut, n, RO_OLD_LEN, RO_NEW_LEN);
+		sffs_test_check_space(test, mnt, "rename over", cut);
+		sffs_test_check_free(test, mnt, "rename over", cut);
+		sffs_rf_umount(mnt);
+		KUNIT_ASSERT_EQ_MSG(test, rf->violations, 0U, "cut %u", cut);
+	}
+	vfree(snap);
+	/* the cuts covered the whole sync: both outcomes were seen */
+	KUNIT_EXPECT_GT(test, saw_old, 0U);
+	KUNIT_EXPECT_GT(test, saw_new, 0U);
+	kunit_info(test, "%u cut points: old contents %u times, new %u\n",
+		   cut - 1, saw_old, saw_new);
+}
+
+/*
+ * A file rewritten in place (open with O_TRUNC, write, close, no fsync),
+ * then the journal goes to the flash because something else was synced:
+ * the file's data went out when it was closed, so the cut does not leave
+ * it empty.
+ */
+static void sffs_durability_rewrite_after_trunc(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *old = kunit_kmalloc(test, RO_OLD_LEN, GFP_KERNEL);
+	u8 *new = kunit_kmalloc(test, RO_NEW_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, RO_NEW_LEN + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+
+	KUNIT_ASSERT_NOT_NULL(test, old);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(old, RO_OLD_LEN, 3, true);
+	sffs_test_fill(new, RO_NEW_LEN, 4, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "conf", old,
+						   RO_OLD_LEN, true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "conf", new,
+						   RO_NEW_LEN, false), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "other", old,
+						   RO_OLD_LEN, true), 0);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "conf", new, RO_NEW_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * An inode node journaled while the file's pages are still in the page
+ * cache (here by setxattr; writeback's write_inode, chmod and renames do
+ * it too) must not give the flash a size its data has not reached: after
+ * a cut the file holds a prefix of what was written, never zeroes in its
+ * place.
+ */
+static void sffs_durability_size_not_ahead_of_data(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 32768;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, len, 5, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "f", O_CREAT | O_WRONLY, 0644);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf, len, &pos), (ssize_t)len);
+	/* the second half goes out, the first stays in the page cache */
+	KUNIT_EXPECT_EQ(test, filemap_fdatawrite_range(f->f_mapping, len / 2,
+						       len - 1), 0);
+	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, f->f_path.dentry,
+					   "user.x", "1", 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	__fput_sync(f);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	n = read_all(mnt, "f", tmp, len + 1);
+	KUNIT_EXPECT_GE(test, n, 0);
+	KUNIT_EXPECT_LE(test, n, (ssize_t)len);
+	if (n > 0)
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(tmp, buf, n), 0,
+				    "%zd bytes, not what was written", n);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * A shrinking truncation journaled, then the power goes before anything
+ * else is written; the file is then grown again and the power goes once
+ * more.  The bytes past the size it was cut to read as zeroes: the block
+ * the size ends in was rewritten with the truncation, not left to the
+ * page cache.
+ */
+static void sffs_durability_truncate_then_grow(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 3 * 4096, cut = 5000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct file *f;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, len, 6, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, len, true), 0);
+	f = file_open_root_mnt(mnt, "f", O_RDWR, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, vfs_truncate(&f->f_path, cut), 0);
+	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	__fput_sync(f);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "f", O_RDWR, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(f)), (loff_t)cut);
+	KUNIT_EXPECT_EQ(test, vfs_truncate(&f->f_path, len), 0);
+	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	__fput_sync(f);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	memset(buf + cut, 0, len - cut);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp), 0);
+	sffs_test_check_space(test, mnt, "truncated", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * Blocks written back past the size on the flash, whose inode node the
+ * power cut: the mount keeps the old size.  When the file then grows
+ * past those blocks without writing them, they must read as zeroes, not
+ * as the data that lost its size.
+ */
+static void sffs_durability_stale_blocks_dropped(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 4096, grown = 20001;
+	u8 *buf = kunit_kzalloc(test, grown, GFP_KERNEL);
+	u8 *more = kunit_kmalloc(test, 2 * len, GFP_KERNEL);
+	u8 *tmp = kunit_kzalloc(test, grown + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos = len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, more);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, len, 7, false);
+	sffs_test_fill(more, 2 * len, 8, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, len, true), 0);
+	f = file_open_root_mnt(mnt, "f", O_WRONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, kernel_write(f, more, 2 * len, &pos),
+			(ssize_t)(2 * len));
+	/* block 1 goes out; block 2, and so the new size, do not */
+	KUNIT_EXPECT_EQ(test, filemap_fdatawrite_range(f->f_mapping, len,
+						       2 * len - 1), 0);
+	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	__fput_sync(f);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "f", O_WRONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(f)), (loff_t)len);
+	pos = grown - 1;
+	KUNIT_EXPECT_EQ(test, kernel_write(f, "!", 1, &pos), 1);
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+	__fput_sync(f);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	buf[grown - 1] = '!';
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, grown, tmp), 0);
+	sffs_test_check_space(test, mnt, "stale", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+#define PUT_LEN		1000
+
+/*
+ * A commit builds each index node in the index's buffer and each table
+ * page in the table's, then appends it.  When the node does not fit in
+ * the erase block of the write head and the commit has no spare block,
+ * the frontier is used up and the free pool is empty, taking a block
+ * scans the table, which reads table pages and index nodes into those
+ * same buffers.  What is appended must still be the node built.
+ */
+static void sffs_durability_commit_put_keeps_node(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *want = kunit_kmalloc(test, PUT_LEN, GFP_KERNEL);
+	u8 *got = kunit_kmalloc(test, PUT_LEN, GFP_KERNEL);
+	u8 *buf = kunit_kmalloc(test, 65536, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, 65537, GFP_KERNEL);
+	u32 spare[SFFS_MAX_SPARES];
+	unsigned int nspare, k, i;
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		sffs_test_fill(buf, 65536, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, 65536,
+							   true), 0);
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	j = &c->j;
+	mutex_lock(&c->mutex);
+	/*
+	 * The state inside a commit on an aged device: no spares, no block
+	 * past the frontier, and a pool the next block must be scanned for.
+	 * The blocks past the real frontier are free in the table, so the
+	 * scan finds them.
+	 */
+	j->in_commit = true;
+	nspare = j->nspare;
+	memcpy(spare, j->spare, sizeof(spare));
+	j->nspare = 0;
+	j->alloc_eb = j->io->eb_count;
+	for (k = 0; k < 2; k++) {
+		void *node = k ? j->idx.buf : (void *)j->ebt_buf;
+		unsigned long scans = j->gc.scans;
+		u64 addr;
+		int err;
+
+		/* the scan reads index nodes too, not only cached znodes */
+		sffs_index_shrink(&j->idx, ULONG_MAX);
+		j->npool = 0;
+		/* through the blocks of the journal list, to one to take */
+		for (i = 0; j->gc.scans == scans &&
+		     i < RF_BLOCKS * (RF_ERASESIZE / PUT_LEN); i++) {
+			sffs_test_fill(node, PUT_LEN, 100 * k + i, false);
+			memcpy(want, node, PUT_LEN);
+			err = sffs_journal_put(j, node, PUT_LEN, SFFS_NODE_PAD,
+					       0, &addr);
+			KUNIT_ASSERT_EQ(test, err, 0);
+			KUNIT_ASSERT_EQ(test, sffs_io_read(j->io, addr, got,
+							   PUT_LEN), 0);
+			/* the header is the journal's; the rest the node's */
+			KUNIT_EXPECT_EQ_MSG(test,
+					    memcmp(got + sizeof(struct sffs_node_hdr),
+						   want + sizeof(struct sffs_node_hdr),
+						   PUT_LEN - sizeof(struct sffs_node_hdr)),
+					    0, "%s buffer, node %u",
+					    k ? "index" : "table", i);
+		}
+		KUNIT_EXPECT_GT(test, j->gc.scans, scans);
+	}
+	memcpy(j->spare, spare, sizeof(spare));
+	j->nspare = nspare;
+	j->in_commit = false;
+	mutex_unlock(&c->mutex);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		sffs_test_fill(buf, 65536, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       65536, tmp),
+				    0, "%s", name);
+	}
+	sffs_test_check_space(test, mnt, "commit put", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * An operation journaled that the index cannot take whole (here a read
+ * error on every block while the index reads the path to the new key)
+ * turns the file system read-only: the caller cannot undo what is in the
+ * journal, and committing a half-applied index would save it.  The
+ * synced files are intact at the next mount.
+ */
+static void sffs_durability_apply_error_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 3 * 4096;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	struct file *f;
+	char name[16];
+	loff_t pos;
+	int i, err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, len, 9, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	/* enough keys for an index of more than one level */
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, 8,
+							   false), 0);
+	}
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	KUNIT_ASSERT_GT(test, c->j.idx.height, 1U);
+	f = file_open_root_mnt(mnt, "a", O_WRONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	mutex_lock(&c->mutex);
+	sffs_index_shrink(&c->j.idx, ULONG_MAX);
+	mutex_unlock(&c->mutex);
+	bitmap_fill(rf->broken, RF_BLOCKS);
+	/* a whole block rewritten: nothing is read before it is journaled */
+	pos = 4096;
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf + 4096, 4096, &pos), 4096);
+	err = vfs_fsync(f, 0);
+	KUNIT_EXPECT_LT(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->io.ro);
+	bitmap_zero(rf->broken, RF_BLOCKS);
+	/* nothing more is written: not this file, not another */
+	pos = 0;
+	kernel_write(f, buf, 4096, &pos);
+	KUNIT_EXPECT_LT(test, vfs_fsync(f, 0), 0);
+	__fput_sync(f);
+	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "b", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "a", buf, len, tmp), 0);
+	sffs_test_check_space(test, mnt, "apply error", 0);
+	sffs_test_check_free(test, mnt, "apply error", 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "b", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+static struct kunit_case sffs_durability_cases[] = {
+	KUNIT_CASE(sffs_durability_rename_over_unsynced),
+	KUNIT_CASE(sffs_durability_rewrite_after_trunc),
+	KUNIT_CASE(sffs_durability_size_not_ahead_of_data),
+	KUNIT_CASE(sffs_durability_truncate_then_grow),
+	KUNIT_CASE(sffs_durability_stale_blocks_dropped),
+	KUNIT_CASE(sffs_durability_commit_put_keeps_node),
+	KUNIT_CASE(sffs_durability_apply_error_readonly),
+	{}
+};
+
+static struct kunit_suite sffs_durability_suite = {
+	.name = "sffs_durability",
+	.exit = sffs_rf_exit,
+	.test_cases = sffs_durability_cases,
+};
+
+kunit_test_suites(&sffs_durability_suite);
