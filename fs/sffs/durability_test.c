@@ -123,7 +123,8 @@ static void sffs_durability_rename_over_unsynced(struct kunit *test)
 		else if (n == RO_NEW_LEN && !memcmp(tmp, new, n))
 			saw_new++;
 		else
-			KUNIT_FAIL(test, "cut %u: conf holds %zd bytes, neither the old %u nor the new %u",
+			KUNIT_FAIL(test,
+				   "cut %u: conf holds %zd bytes, neither the old %u nor the new %u",
 				   cut, n, RO_OLD_LEN, RO_NEW_LEN);
 		sffs_test_check_space(test, mnt, "rename over", cut);
 		sffs_test_check_free(test, mnt, "rename over", cut);
@@ -312,14 +313,14 @@ static void sffs_durability_stale_blocks_dropped(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(f)), (loff_t)len);
 	pos = grown - 1;
-	KUNIT_EXPECT_EQ(test, kernel_write(f, "!", 1, &pos), 1);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, more, 1, &pos), 1);
 	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 	__fput_sync(f);
 	sffs_rf_umount(mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	buf[grown - 1] = '!';
+	buf[grown - 1] = more[0];
 	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, grown, tmp), 0);
 	sffs_test_check_space(test, mnt, "stale", 0);
 	sffs_rf_umount(mnt);

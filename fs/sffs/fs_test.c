@@ -195,7 +195,6 @@ static void sffs_powercut_journal(struct kunit *test)
 	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
 	struct vfsmount *mnt;
-	struct sffs_io *io;
 	char name[32], to[32];
 	int cut, i;
 
@@ -211,9 +210,8 @@ static void sffs_powercut_journal(struct kunit *test)
 		snprintf(name, sizeof(name), "keep%d", cut);
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len, true), 0);
 
-		io = &SFFS_SB(mnt->mnt_sb)->io;
-		io->cut = cut;
-		for (i = 0; i < 200 && io->cut; i++) {
+		rf->cut_in = cut;
+		for (i = 0; i < 200 && !rf->dead; i++) {
 			snprintf(name, sizeof(name), "lost%d-%d", cut, i);
 			sffs_test_fill(buf, len, i, i & 1);
 			sffs_test_write_file(mnt, name, buf, len, i & 1);
@@ -222,8 +220,9 @@ static void sffs_powercut_journal(struct kunit *test)
 				sffs_test_rename(mnt, name, to);
 			}
 		}
-		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
+		KUNIT_EXPECT_TRUE_MSG(test, rf->dead, "cut %d never came", cut);
 		sffs_rf_umount(mnt);	/* the flash ignores what it is told now */
+		rf->dead = false;
 
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
@@ -274,9 +273,10 @@ static void sffs_powercut_append(struct kunit *test)
 	mutex_lock(&c->mutex);
 	KUNIT_EXPECT_EQ(test, sffs_journal_sync(&c->j), 0);
 	mutex_unlock(&c->mutex);
-	c->io.cut = 1;
+	rf->dead = true;
 	__fput_sync(f);
 	sffs_rf_umount(mnt);
+	rf->dead = false;
 
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
@@ -410,11 +410,12 @@ static void sffs_powercut_orphan(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, sffs_journal_sync(&c->j), 0);
 			mutex_unlock(&c->mutex);
 			/* the closes and the unmount never reach the flash */
-			c->io.cut = 1;
+			rf->dead = true;
 		}
 		for (i = 0; i < 3; i++)
 			__fput_sync(f[i]);
 		sffs_rf_umount(mnt);
+		rf->dead = false;
 
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
@@ -500,14 +501,16 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 		 */
 		KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 		fill_ops(mnt, buf);
-		SFFS_SB(mnt->mnt_sb)->io.cut = cut;
+		rf->cut_in = cut;
 		unlink_file(mnt, name);
 		sffs_test_write_file(mnt, "x", buf, 4096, true);
 		fill_ops(mnt, buf);
 		__fput_sync(f);
 		sffs_test_write_file(mnt, "y", buf, 4096, true);
-		came += !SFFS_SB(mnt->mnt_sb)->io.cut;
+		came += rf->dead;
 		sffs_rf_umount(mnt);
+		rf->dead = false;
+		rf->cut_in = 0;
 
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
@@ -954,7 +957,6 @@ static void sffs_powercut_gc(struct kunit *test)
 	u8 *cold = kunit_kmalloc(test, GC_FILES / 2 * GC_LEN, GFP_KERNEL);
 	unsigned long gc_blocks = 0, index_moved = 0, renamed = 0;
 	struct vfsmount *mnt;
-	struct sffs_io *io;
 	char name[32], from[32], to[32];
 	int cut, r, n, a, b;
 
@@ -1011,23 +1013,23 @@ static void sffs_powercut_gc(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, from, buf, 8192, true), 0);
 
 		sffs_test_check_free(test, mnt, "before gc cut", n);
-		io = &SFFS_SB(mnt->mnt_sb)->io;
-		io->cut = cut;
+		rf->cut_in = cut;
 		sffs_test_rename(mnt, from, to);
 		/* hot rewrites until the power goes; cold data stays put */
-		for (r = 4; io->cut && r < 40; r++) {
+		for (r = 4; !rf->dead && r < 40; r++) {
 			int i;
 
-			for (i = 1; i < GC_FILES && io->cut; i += 2) {
+			for (i = 1; i < GC_FILES && !rf->dead; i += 2) {
 				snprintf(name, sizeof(name), "gc%d", i);
 				sffs_test_fill(buf, GC_LEN, r * GC_FILES + i, false);
 				sffs_test_write_file(mnt, name, buf, GC_LEN, true);
 			}
 		}
-		KUNIT_EXPECT_EQ_MSG(test, io->cut, 0, "cut %d never came", cut);
+		KUNIT_EXPECT_TRUE_MSG(test, rf->dead, "cut %d never came", cut);
 		gc_blocks += SFFS_SB(mnt->mnt_sb)->j.gc.blocks;
 		index_moved += SFFS_SB(mnt->mnt_sb)->j.gc.index_moved;
 		sffs_rf_umount(mnt);
+		rf->dead = false;
 	}
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
@@ -1611,14 +1613,14 @@ static void sffs_badblock_powercut(struct kunit *test)
 		/* a failure within a few files' pages, a cut a few writes on */
 		rf->fail_in = 1 + prandom_u32_state(&rnd) %
 			      (4 * BB_LEN / RF_WRITESIZE);
-		c->io.cut = 2 + prandom_u32_state(&rnd) % 12;
-		for (op = 0; op < 32 && c->io.cut; op++) {
+		rf->cut_in = 2 + prandom_u32_state(&rnd) % 24;
+		for (op = 0; op < 32 && !rf->dead; op++) {
 			i = prandom_u32_state(&rnd) % BB_FILES;
 			snprintf(name, sizeof(name), "p%u", i);
 			sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
 			err = sffs_test_write_file(mnt, name, buf, BB_LEN, true);
 			/* the op the power went in may have happened or not */
-			if (!err && c->io.cut) {
+			if (!err && !rf->dead) {
 				ver[i]++;
 				unsure[i] = false;
 			} else {
@@ -1626,8 +1628,10 @@ static void sffs_badblock_powercut(struct kunit *test)
 			}
 		}
 		rf->fail_in = 0;
-		both += rf->prog_failures != fails && !c->io.cut;
+		both += rf->prog_failures != fails && rf->dead;
 		sffs_rf_umount(mnt);
+		rf->dead = false;
+		rf->cut_in = 0;
 
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %u: %ld",

@@ -690,9 +690,10 @@ static void sffs_fuzz_images(struct kunit *test)
 	inode_unlock(d_inode(mnt->mnt_root));
 	dput(d);
 	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
-	SFFS_SB(mnt->mnt_sb)->io.cut = 1;	/* the unmount's commit is lost */
+	s->rf->dead = true;	/* the unmount's commit is lost */
 	__fput_sync(f);
 	sffs_rf_umount(mnt);
+	s->rf->dead = false;
 	fz_snapshot(s, &s->base[1]);
 	s->cur = 1;
 	for (eb = 0; eb < RF_BLOCKS; eb++)

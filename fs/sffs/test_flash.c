@@ -350,7 +350,7 @@ static void count_retired(struct sffs_journal *j, u32 eb,
  * may not say so yet: it marks it once the checkpoint is written.
  */
 void sffs_test_check_space(struct kunit *test, struct vfsmount *mnt,
-			const char *when, int n)
+			   const char *when, int n)
 {
 	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
 	u64 cap = 0, sum;
@@ -384,7 +384,7 @@ static void count_free(struct sffs_journal *j, u32 eb,
  * cannot make.
  */
 void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,
-		       const char *when, int n)
+			  const char *when, int n)
 {
 	struct sffs_journal *j = &SFFS_SB(mnt->mnt_sb)->j;
 	u32 blocks = 0, eb;
