@@ -8,8 +8,15 @@
  *            reporting success; -1 turns it off.  What a test then finds
  *            after unmounting and mounting again is what a real power cut
  *            at that point would have left.
+ *
+ * And, with CONFIG_FAULT_INJECTION_DEBUG_FS, /sys/kernel/debug/sffs/:
+ *
+ * fail_apply the fault-injection attributes (probability, times, ...) of
+ *            applying a journaled operation to the index, which then fails
+ *            with -ENOMEM and turns the file system read-only
  */
 #include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/mtd/mtd.h>
 #include <linux/seq_file.h>
 #include "sffs.h"
@@ -129,6 +136,10 @@ void sffs_debugfs_exit(struct sffs_info *c)
 void sffs_debugfs_register(void)
 {
 	sffs_debugfs_root = debugfs_create_dir("sffs", NULL);
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+	fault_create_debugfs_attr("fail_apply", sffs_debugfs_root,
+				  &sffs_fail_apply);
+#endif
 }
 
 void sffs_debugfs_unregister(void)

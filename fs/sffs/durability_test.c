@@ -12,6 +12,7 @@
  * what the flash holds.
  */
 #include <kunit/test.h>
+#include <linux/fault-inject.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
@@ -495,6 +496,58 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * No memory for the index half way through a rename over another file:
+ * the fault-injection attribute of the journal fails the second node of
+ * the operation applied.  Read-only, the rename reported failed, and the
+ * mount finds the rename whole or not at all.
+ */
+static void sffs_durability_apply_enomem_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 5000;
+	u8 *a = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(a, len, 10, false);
+	sffs_test_fill(b, len, 11, false);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", a, len, true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", b, len, true), 0);
+	sffs_fail_apply.probability = 100;
+	sffs_fail_apply.interval = 2;
+	sffs_fail_apply.verbose = 0;
+	atomic_set(&sffs_fail_apply.times, 1);
+	sffs_fail_apply.count = 0;
+	err = sffs_test_rename(mnt, "a", "b");
+	sffs_fail_apply.probability = 0;
+	KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+	KUNIT_EXPECT_TRUE(test, SFFS_SB(mnt->mnt_sb)->io.ro);
+	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "c", a, len, true), 0);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	if (sffs_test_check_file(mnt, "a", a, len, tmp))
+		/* the rename happened whole */
+		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "b", a, len, tmp), 0);
+	else
+		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "b", b, len, tmp), 0);
+	sffs_test_check_space(test, mnt, "apply enomem", 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "c", a, len, true), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+#endif
+
 static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_rename_over_unsynced),
 	KUNIT_CASE(sffs_durability_rewrite_after_trunc),
@@ -503,6 +556,9 @@ static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_stale_blocks_dropped),
 	KUNIT_CASE(sffs_durability_commit_put_keeps_node),
 	KUNIT_CASE(sffs_durability_apply_error_readonly),
+#ifdef CONFIG_FAULT_INJECTION
+	KUNIT_CASE(sffs_durability_apply_enomem_readonly),
+#endif
 	{}
 };
 

@@ -25,6 +25,7 @@
  *
  * Locking: the caller holds the file system's mutex for every call.
  */
+#include <linux/fault-inject.h>
 #include <linux/mtd/mtd.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -490,6 +491,25 @@ out:
 	return err;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Fault injection (debugfs sffs/fail_apply, and the KUnit suites):
+ * applying a node of an operation to the index fails with -ENOMEM, as an
+ * allocation of a znode would.
+ */
+DECLARE_FAULT_ATTR(sffs_fail_apply);
+
+static bool sffs_apply_should_fail(void)
+{
+	return should_fail(&sffs_fail_apply, 1);
+}
+#else
+static bool sffs_apply_should_fail(void)
+{
+	return false;
+}
+#endif
+
 /*
  * An operation is in the journal but the index took only part of it (a
  * read error or no memory while applying it).  The caller cannot undo
@@ -583,7 +603,8 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			return sffs_write_error(j, err);
 	}
 	for (i = 0; i < n; i++) {
-		err = sffs_journal_apply(j, wn[i].buf, wn[i].addr);
+		err = sffs_apply_should_fail() ? -ENOMEM :
+		      sffs_journal_apply(j, wn[i].buf, wn[i].addr);
 		if (err)
 			return sffs_apply_error(j, err);
 		if (wn[i].type == SFFS_NODE_DATA && !j->in_gc)

@@ -201,6 +201,10 @@ struct sffs_journal {
 	bool broken;
 };
 
+#ifdef CONFIG_FAULT_INJECTION
+extern struct fault_attr sffs_fail_apply;
+#endif
+
 int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 		       unsigned int jmax);
 void sffs_journal_unmount(struct sffs_journal *j);
