@@ -160,6 +160,7 @@ static int sffs_dent_node(const struct sffs_ckey *key, const struct qstr *name,
 
 struct sffs_op {
 	struct sffs_wnode wn[SFFS_MAX_GROUP];
+	struct inode *inode[SFFS_MAX_GROUP];	/* of the inode nodes */
 	int n;
 	u64 bytes;
 };
@@ -188,6 +189,7 @@ static int sffs_op_inode(struct sffs_op *op, struct inode *inode)
 	err = sffs_inode_node(inode, &op->wn[op->n]);
 	if (err)
 		return err;
+	op->inode[op->n] = inode;
 	op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
 	/*
 	 * The last link goes, but the inode lives on while it is open: an
@@ -214,10 +216,13 @@ static void sffs_op_free(struct sffs_op *op)
 static int sffs_op_commit(struct sffs_info *c, struct sffs_op *op,
 			  bool deleting)
 {
-	int err = sffs_space(c, op->bytes, deleting);
+	int i, err = sffs_space(c, op->bytes, deleting);
 
 	if (!err)
 		err = sffs_journal_write(&c->j, op->wn, op->n);
+	for (i = 0; !err && i < op->n; i++)
+		if (op->inode[i])
+			sffs_inode_journaled(op->inode[i], &op->wn[i]);
 	return err;
 }
 

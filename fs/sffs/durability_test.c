@@ -66,7 +66,8 @@ static int journal_sync(struct vfsmount *mnt)
 /*
  * How configuration is saved: a new file is written and renamed over the
  * old one, without fsync (busybox "sed -i", many editors), then "sync".
- * The power is cut at every point of the sync.  Afterwards the name holds
+ * The power is cut at every flash write from the rename to the end of the
+ * sync.  Afterwards the name holds
  * the old contents or all of the new ones: never the new size with holes
  * that read as zeroes, which is what a rename journaled before the data
  * left (the run of NUL bytes seen with real power cuts).
@@ -107,8 +108,9 @@ static void sffs_durability_rename_over_unsynced(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "conf.new", new,
 							   RO_NEW_LEN, false), 0);
-		KUNIT_ASSERT_EQ(test, sffs_test_rename(mnt, "conf.new", "conf"), 0);
+		/* from the rename on, which writes the new data first */
 		rf->cut_in = cut;
+		KUNIT_ASSERT_EQ(test, sffs_test_rename(mnt, "conf.new", "conf"), 0);
 		down_read(&mnt->mnt_sb->s_umount);
 		sync_filesystem(mnt->mnt_sb);
 		up_read(&mnt->mnt_sb->s_umount);
@@ -220,6 +222,51 @@ static void sffs_durability_size_not_ahead_of_data(struct kunit *test)
 	if (n > 0)
 		KUNIT_EXPECT_EQ_MSG(test, memcmp(tmp, buf, n), 0,
 				    "%zd bytes, not what was written", n);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * A file appended to with a ranged fsync (as O_DSYNC writes do) while an
+ * earlier block of it is dirty and not synced: the size on the flash
+ * must cover the block synced, whatever the dirty block below it.
+ */
+static void sffs_durability_ranged_fsync(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 4096;
+	u8 *buf = kunit_kmalloc(test, 3 * len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, 2 * len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct file *f;
+	loff_t pos;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, 3 * len, 12, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, len, true), 0);
+	f = file_open_root_mnt(mnt, "f", O_WRONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	pos = 0;
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf + 2 * len, len, &pos),
+			(ssize_t)len);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf + len, len, &pos),
+			(ssize_t)len);
+	KUNIT_EXPECT_EQ(test, vfs_fsync_range(f, len, 2 * len - 1, 1), 0);
+	__fput_sync(f);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	n = read_all(mnt, "f", tmp, 2 * len + 1);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)(2 * len));
+	/* block 0 old or new; block 1 synced */
+	KUNIT_EXPECT_TRUE(test, !memcmp(tmp, buf, len) ||
+			  !memcmp(tmp, buf + 2 * len, len));
+	KUNIT_EXPECT_EQ(test, memcmp(tmp + len, buf + len, len), 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -476,6 +523,7 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kernel_write(f, buf + 4096, 4096, &pos), 4096);
 	err = vfs_fsync(f, 0);
 	KUNIT_EXPECT_LT(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->j.broken);
 	KUNIT_EXPECT_TRUE(test, c->io.ro);
 	bitmap_zero(rf->broken, RF_BLOCKS);
 	/* nothing more is written: not this file, not another */
@@ -530,6 +578,7 @@ static void sffs_durability_apply_enomem_readonly(struct kunit *test)
 	err = sffs_test_rename(mnt, "a", "b");
 	sffs_fail_apply.probability = 0;
 	KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+	KUNIT_EXPECT_TRUE(test, SFFS_SB(mnt->mnt_sb)->j.broken);
 	KUNIT_EXPECT_TRUE(test, SFFS_SB(mnt->mnt_sb)->io.ro);
 	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "c", a, len, true), 0);
 	sffs_rf_umount(mnt);
@@ -552,6 +601,7 @@ static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_rename_over_unsynced),
 	KUNIT_CASE(sffs_durability_rewrite_after_trunc),
 	KUNIT_CASE(sffs_durability_size_not_ahead_of_data),
+	KUNIT_CASE(sffs_durability_ranged_fsync),
 	KUNIT_CASE(sffs_durability_truncate_then_grow),
 	KUNIT_CASE(sffs_durability_stale_blocks_dropped),
 	KUNIT_CASE(sffs_durability_commit_put_keeps_node),

@@ -271,7 +271,17 @@ int sffs_ebt_fold(struct sffs_journal *j)
 		unsigned int i, count;
 		int err;
 
-		err = sffs_ebt_read(j, page);
+		/*
+		 * Room for the page first: taking a new block may scan the
+		 * table, which must still see the changes folded below,
+		 * and read pages into j->ebt_buf.  The page then goes where
+		 * the head is, with no block taken between.
+		 */
+		count = min_t(u32, SFFS_EBT_RECS,
+			      j->io->eb_count - page * SFFS_EBT_RECS);
+		err = sffs_journal_room(j, sffs_ebt_node_size(count));
+		if (!err)
+			err = sffs_ebt_read(j, page);
 		if (err)
 			return err;
 		count = le32_to_cpu(en->count);

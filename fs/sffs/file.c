@@ -273,8 +273,11 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 	}
 	sffs_data_wnode(c, inode, page, len, &wn[0]);
 	err = sffs_journal_write(&c->j, wn, n);
-	if (n == 2)
+	if (n == 2) {
+		if (!err)
+			sffs_inode_journaled(inode, &wn[1]);
 		kfree(wn[1].buf);
+	}
 	return err ?: later;
 }
 
@@ -325,7 +328,9 @@ static int sffs_stale_blocks(struct sffs_info *c, u64 ino, loff_t size)
  * power cut keeps all of it or none, so that no block on the flash holds
  * bytes past the file's size that growing the file again would show.
  * The caller has written back the data below @cut: the size journaled
- * here covers no data still in the page cache.
+ * here covers no data still in the page cache.  The page @cut ends in is
+ * locked meanwhile, so that it is not written back, and cleared past
+ * @cut: a shared mapping may have written there, past the old size.
  *
  * Return: 0 or a negative error.
  */
@@ -337,6 +342,7 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 	struct sffs_wnode wn[3] = {
 		{ .buf = &tn, .len = sizeof(tn), .type = SFFS_NODE_TRUNC },
 	};
+	bool growing = i_size_read(inode) > old;
 	struct page *page = NULL;
 	u32 bytes = 0;
 	int i, n = 1, err;
@@ -346,6 +352,8 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 					 NULL);
 		if (IS_ERR(page))
 			return PTR_ERR(page);
+		lock_page(page);
+		zero_user_segment(page, offs, PAGE_SIZE);
 	}
 	tn.ino = cpu_to_le64(inode->i_ino);
 	tn.old_size = cpu_to_le64(old);
@@ -358,14 +366,19 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 		n++;
 		for (i = 0; i < n; i++)
 			bytes += ALIGN(wn[i].len, SFFS_NODE_ALIGN);
-		err = sffs_space(c, bytes, true);
+		/* a growing file frees nothing: no dip into the reserve */
+		err = sffs_space(c, bytes, !growing);
 		if (!err)
 			err = sffs_journal_write(&c->j, wn, n);
+		if (!err)
+			sffs_inode_journaled(inode, &wn[n - 1]);
 		kfree(wn[n - 1].buf);
 	}
 	mutex_unlock(&c->mutex);
-	if (page)
+	if (page) {
+		unlock_page(page);
 		put_page(page);
+	}
 	return err;
 }
 
@@ -378,11 +391,18 @@ static int sffs_trim_stale(struct inode *inode)
 {
 	struct sffs_info *c = SFFS_SB(inode->i_sb);
 	struct sffs_inode *si = SFFS_I(inode);
-	loff_t size = si->flash_size;
+	loff_t size;
 	int err;
 
 	mutex_lock(&c->mutex);
-	err = sffs_stale_blocks(c, inode->i_ino, size);
+	size = si->flash_size;
+	/*
+	 * Only before the first growth, when i_size is the size on the
+	 * flash; after a truncation that failed half way, blocks past
+	 * the size on the flash may be this life's own.
+	 */
+	err = size == i_size_read(inode) ?
+	      sffs_stale_blocks(c, inode->i_ino, size) : 0;
 	mutex_unlock(&c->mutex);
 	if (err > 0) {
 		pr_info("sffs: %s: inode %lu: dropping data a power cut left past its size %lld\n",
@@ -478,12 +498,17 @@ static int sffs_write_end(struct file *file, struct address_space *mapping,
 		}
 		SetPageUptodate(page);
 	}
+	/*
+	 * Dirty before the size grows: a write-back of another page then
+	 * finds this one pending and does not journal a size covering it
+	 * (sffs_claim_size()).  The page lock keeps it from being written.
+	 */
+	set_page_dirty(page);
 	if (pos + copied > inode->i_size) {
 		i_size_write(inode, pos + copied);
 		inode->i_blocks = DIV_ROUND_UP_ULL(pos + copied, 512);
 		mark_inode_dirty(inode);
 	}
-	set_page_dirty(page);
 out:
 	unlock_page(page);
 	put_page(page);
@@ -564,10 +589,20 @@ static int sffs_fsync(struct file *file, loff_t start, loff_t end,
 	struct sffs_info *c = SFFS_SB(inode->i_sb);
 	int err;
 
+	/*
+	 * The size the flash knows grows only over data on the flash
+	 * (sffs_claim_size()): the pages between it and @start go too.
+	 */
+	mutex_lock(&c->mutex);
+	start = min(start, SFFS_I(inode)->flash_size);
+	mutex_unlock(&c->mutex);
 	err = file_write_and_wait_range(file, start, end);
 	if (err)
 		return err;
 	err = sync_inode_metadata(inode, 1);
+	/* the inode may be clean with its size still behind: catch up */
+	if (!err && sffs_size_behind(inode))
+		err = sffs_write_inode_now(inode);
 	if (err)
 		return err;
 	mutex_lock(&c->mutex);

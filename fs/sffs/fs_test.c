@@ -223,6 +223,7 @@ static void sffs_powercut_journal(struct kunit *test)
 		KUNIT_EXPECT_TRUE_MSG(test, rf->dead, "cut %d never came", cut);
 		sffs_rf_umount(mnt);	/* the flash ignores what it is told now */
 		rf->dead = false;
+		rf->cut_in = 0;
 
 		mnt = sffs_rf_mount(rf, NULL);
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount after cut %d: %ld",
@@ -1030,6 +1031,7 @@ static void sffs_powercut_gc(struct kunit *test)
 		index_moved += SFFS_SB(mnt->mnt_sb)->j.gc.index_moved;
 		sffs_rf_umount(mnt);
 		rf->dead = false;
+		rf->cut_in = 0;
 	}
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));

@@ -219,18 +219,20 @@ struct inode *sffs_new_inode(struct inode *dir, umode_t mode)
 /* Finish a new inode once its nodes are on flash */
 void sffs_new_inode_done(struct inode *inode)
 {
+	/* nothing of it on the flash: no stale data to look for */
+	set_bit(SFFS_I_NO_STALE, &SFFS_I(inode)->state);
 	sffs_set_ops(inode);
 	insert_inode_hash(inode);
 }
 
 /*
- * The lowest page of @mapping that is dirty or under writeback, @except
- * left out; ULONG_MAX if there is none.  The page cache keeps one of the
+ * The lowest page of @mapping from @from on that is dirty or under
+ * writeback, @except left out; ULONG_MAX if there is none.  The page cache keeps one of the
  * two tags on a page from the moment it is dirtied until writeback has
  * ended, so no page slips between them.
  */
 static pgoff_t sffs_first_pending(struct address_space *mapping,
-				  pgoff_t except)
+				  pgoff_t from, pgoff_t except)
 {
 	static const xa_mark_t tags[] = {
 		PAGECACHE_TAG_DIRTY, PAGECACHE_TAG_WRITEBACK,
@@ -239,7 +241,7 @@ static pgoff_t sffs_first_pending(struct address_space *mapping,
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(tags); i++) {
-		pgoff_t index = 0;
+		pgoff_t index = from;
 
 		while (index < first &&
 		       xa_find(&mapping->i_pages, &index, first - 1, tags[i])) {
@@ -264,7 +266,11 @@ static pgoff_t sffs_first_pending(struct address_space *mapping,
  * without fsync left with the size journaled first).  So the size grows
  * up to the first page still dirty or under writeback, @except aside, and
  * to i_size once there is none.  Never below what the flash has already:
- * only a truncation shrinks a file.
+ * only a truncation shrinks a file.  Pages below that size do not matter:
+ * the flash has data for them already, or a hole.
+ *
+ * Called with the file system's mutex held, which orders every inode
+ * node built with the journal: the node built last is journaled last.
  *
  * Return: the size to journal.
  */
@@ -275,7 +281,8 @@ loff_t sffs_claim_size(struct inode *inode, pgoff_t except)
 
 	if (!S_ISREG(inode->i_mode) || size <= flash)
 		return size;
-	first = sffs_first_pending(inode->i_mapping, except);
+	first = sffs_first_pending(inode->i_mapping, flash >> PAGE_SHIFT,
+				   except);
 	if (first >= (size + PAGE_SIZE - 1) >> PAGE_SHIFT)
 		return size;
 	return clamp_t(loff_t, (loff_t)first << PAGE_SHIFT, flash, size);
@@ -316,16 +323,25 @@ int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
 	in->compr = SFFS_I(inode)->compr;
 	if (dlen)
 		memcpy(in->data, inode->i_link, dlen);
-	/*
-	 * Recorded when the node is built, not when it is on the flash: if
-	 * journaling it fails, that failure is reported, and data written
-	 * back later up to this size goes without an inode node of its own.
-	 */
-	SFFS_I(inode)->flash_size = size;
 	*wn = (struct sffs_wnode){
 		.buf = in, .len = sizeof(*in) + dlen, .type = SFFS_NODE_INODE,
 	};
 	return 0;
+}
+
+/**
+ * sffs_inode_journaled - note the size an inode node gave the flash
+ * @inode: the inode
+ * @wn: its inode node, journaled
+ *
+ * Only once the node is in the journal: a node that failed or was never
+ * written (no space) leaves the size the flash has.  @c->mutex held.
+ */
+void sffs_inode_journaled(struct inode *inode, const struct sffs_wnode *wn)
+{
+	const struct sffs_inode_node *in = wn->buf;
+
+	SFFS_I(inode)->flash_size = le64_to_cpu(in->size);
 }
 
 /**
@@ -490,28 +506,42 @@ int sffs_write_inode_now(struct inode *inode)
 	struct sffs_wnode wn;
 	int err;
 
-	err = sffs_inode_node(inode, &wn);
-	if (err)
-		return err;
 	mutex_lock(&c->mutex);
-	err = sffs_space(c, wn.len, true);
-	if (!err)
-		err = sffs_journal_write(&c->j, &wn, 1);
+	err = sffs_inode_node(inode, &wn);
+	if (!err) {
+		err = sffs_space(c, wn.len, true);
+		if (!err)
+			err = sffs_journal_write(&c->j, &wn, 1);
+		if (!err)
+			sffs_inode_journaled(inode, &wn);
+		kfree(wn.buf);
+	}
 	mutex_unlock(&c->mutex);
-	kfree(wn.buf);
 	return err;
+}
+
+/*
+ * Whether the size on the flash is short of i_size: pages still waiting
+ * kept it so (sffs_claim_size()), or the node failed.
+ */
+bool sffs_size_behind(struct inode *inode)
+{
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	bool behind;
+
+	mutex_lock(&c->mutex);
+	behind = S_ISREG(inode->i_mode) && !c->io.ro &&
+		 SFFS_I(inode)->flash_size < i_size_read(inode);
+	mutex_unlock(&c->mutex);
+	return behind;
 }
 
 int sffs_write_inode(struct inode *inode, struct writeback_control *wbc)
 {
 	int err = sffs_write_inode_now(inode);
 
-	/*
-	 * Pages still waiting kept the size on the flash short of i_size
-	 * (sffs_claim_size()): stay dirty, so that a later writeback
-	 * journals the rest.
-	 */
-	if (!err && SFFS_I(inode)->flash_size < i_size_read(inode))
+	/* stay dirty while the size is behind: a later writeback catches up */
+	if (sffs_size_behind(inode))
 		mark_inode_dirty_sync(inode);
 	return err;
 }

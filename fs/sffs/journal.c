@@ -25,10 +25,10 @@
  *
  * Locking: the caller holds the file system's mutex for every call.
  */
-#include <linux/fault-inject.h>
 #include <linux/mtd/mtd.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/fault-inject.h>	/* after slab.h: it needs gfp_t */
 #include <linux/stat.h>
 #include <linux/timekeeping.h>
 #include <trace/events/sffs.h>
@@ -120,6 +120,24 @@ static int sffs_append(struct sffs_journal *j, void *buf, u32 len,
 	sffs_ebt_live(j, *addr, ALIGN(len, SFFS_NODE_ALIGN));
 	j->wend = sffs_io_head(j->io);
 	return 0;
+}
+
+/**
+ * sffs_journal_room - make room for a node of @len bytes at the write head
+ * @j: the journal, committing
+ * @len: the node's length
+ *
+ * For a node whose building must not be disturbed by taking a new block
+ * (the table fold): called before it is built, the put that follows
+ * takes no block.
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_room(struct sffs_journal *j, u32 len)
+{
+	if (ALIGN(len, SFFS_NODE_ALIGN) <= sffs_io_room(j->io))
+		return 0;
+	return sffs_journal_next_block(j);
 }
 
 /**

@@ -216,6 +216,7 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
 int sffs_journal_replay(struct sffs_journal *j);
 int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
 int sffs_journal_next_block(struct sffs_journal *j);
+int sffs_journal_room(struct sffs_journal *j, u32 len);
 int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		     unsigned int type, unsigned int flags, u64 *addr);
 u64 sffs_free_blocks(const struct sffs_journal *j);

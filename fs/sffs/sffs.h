@@ -131,6 +131,8 @@ loff_t sffs_claim_size(struct inode *inode, pgoff_t except);
 int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
 			 loff_t size);
 int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
+void sffs_inode_journaled(struct inode *inode, const struct sffs_wnode *wn);
+bool sffs_size_behind(struct inode *inode);
 int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn);
 void sffs_orphans_finish(struct sffs_info *c);
 int sffs_write_inode_now(struct inode *inode);

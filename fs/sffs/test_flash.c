@@ -150,6 +150,9 @@ static int rf_block_isbad(struct mtd_info *mtd, loff_t ofs)
 
 static int rf_block_markbad(struct mtd_info *mtd, loff_t ofs)
 {
+	/* the mark is written to the flash too: not once the power is gone */
+	if (to_rf(mtd)->dead)
+		return 0;
 	set_bit(div_u64(ofs, RF_ERASESIZE), to_rf(mtd)->bad);
 	return 0;
 }
