@@ -614,9 +614,9 @@ static int sffs_fsync(struct file *file, loff_t start, loff_t end,
 /*
  * A file emptied by a truncation (an open with O_TRUNC) and written anew
  * is how many programs replace a file in place.  Its new data goes to the
- * flash when it is closed, as ext4 does with auto_da_alloc, rather than
- * up to a writeback interval later: the window in which a power cut
- * leaves it empty shrinks to the write itself.
+ * journal when it is closed, as ext4 does with auto_da_alloc, rather than
+ * up to a writeback interval later: a power cut leaves it empty only
+ * until the journal's write buffer next goes to the flash.
  */
 static int sffs_release(struct inode *inode, struct file *file)
 {
