@@ -528,7 +528,7 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	bitmap_zero(rf->broken, RF_BLOCKS);
 	/* nothing more is written: not this file, not another */
 	pos = 0;
-	kernel_write(f, buf, 4096, &pos);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf, 4096, &pos), -EROFS);
 	KUNIT_EXPECT_LT(test, vfs_fsync(f, 0), 0);
 	__fput_sync(f);
 	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "b", buf, len, true), 0);

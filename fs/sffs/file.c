@@ -106,7 +106,11 @@ static int sffs_budget(struct sffs_info *c, struct folio *folio)
 	if (folio_test_private(folio))
 		return 0;
 	mutex_lock(&c->mutex);
-	err = sffs_space(c, SFFS_PAGE_BUDGET, false);
+	/*
+	 * A file system that turned read-only after a failure takes no new
+	 * data into the page cache: it could never be written.
+	 */
+	err = c->io.ro ? -EROFS : sffs_space(c, SFFS_PAGE_BUDGET, false);
 	if (!err)
 		c->budget += SFFS_PAGE_BUDGET;
 	mutex_unlock(&c->mutex);
