@@ -1920,6 +1920,60 @@ static void sffs_fs_compr_misses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+#define TRUST_LEN	20000
+
+/*
+ * The anchor cannot be scrubbed by garbage collection: a read of it that
+ * needed ECC correction makes the next checkpoint go to the other slot,
+ * erased for it, instead of queueing the block for a scrub that skips it.
+ */
+static void sffs_fs_anchor_bitflips_rewrite(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u32 erases;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	/* slot 0 holds every checkpoint; its first block needs ECC now */
+	set_bit(0, rf->flippy);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	KUNIT_EXPECT_EQ(test, c->io.cp_slot, 0U);
+	KUNIT_EXPECT_GT(test, c->io.bitflips, 0UL);
+	KUNIT_EXPECT_EQ(test, c->io.nscrub, 0U);
+	erases = rf->eb_erases[2] + rf->eb_erases[3];
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+	/* the unmount's checkpoint went to slot 1, erased for it */
+	KUNIT_EXPECT_EQ(test, rf->eb_erases[2] + rf->eb_erases[3], erases + 2);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 1U);
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "a", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "b", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -1931,6 +1985,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_write_amplification),
 	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
+	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),
 	{}
 };
 

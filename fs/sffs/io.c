@@ -23,6 +23,13 @@
  * finds its end by binary search: a mount reads O(log(units)) units
  * whatever the size of the flash.
  *
+ * The anchor cannot move, so garbage collection does not scrub it.
+ * Instead, a read of it that needed ECC correction sets
+ * io->anchor_rewrite: the next checkpoint erases the other slot and starts
+ * there, as when a slot is full.  The newest checkpoint is then in freshly
+ * erased cells, and a worn slot that was the current one is erased at the
+ * next change of slot.
+ *
  * Locking: none; the journal layer above serialises all writes, and reads
  * that may touch the write buffer.
  */
@@ -186,9 +193,14 @@ static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 
 	err = mtd_read(io->mtd, addr, len, &got, buf);
 	if (mtd_is_bitflip(err)) {
+		u32 eb = sffs_addr_eb(io, addr);
+
 		/* good data, but the cells are wearing: move it while it is */
 		io->bitflips++;
-		sffs_io_scrub_add(io, sffs_addr_eb(io, addr));
+		if (sffs_io_is_anchor(io, eb))
+			io->anchor_rewrite = true;
+		else
+			sffs_io_scrub_add(io, eb);
 		err = 0;
 	}
 	if (err) {
@@ -591,7 +603,7 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 {
 	int err;
 
-	if (io->cp_next >= sffs_slot_units(io)) {
+	if (io->cp_next >= sffs_slot_units(io) || io->anchor_rewrite) {
 		unsigned int other = !io->cp_slot;
 
 		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
@@ -601,6 +613,7 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 			return err;
 		io->cp_slot = other;
 		io->cp_next = 0;
+		io->anchor_rewrite = false;
 	}
 	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
 			     buf, io->cp_unit);
