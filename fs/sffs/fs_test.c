@@ -1974,6 +1974,115 @@ static void sffs_fs_anchor_bitflips_rewrite(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* Reads of anchor slot @slot of @rf fail beyond what ECC corrects, or not */
+static void anchor_broken(struct sffs_ramflash *rf, unsigned int slot,
+			  bool broken)
+{
+	assign_bit(2 * slot, rf->broken, broken);
+	assign_bit(2 * slot + 1, rf->broken, broken);
+}
+
+/* Commit until the checkpoints go to the other anchor slot */
+static void anchor_next_slot(struct kunit *test, struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	unsigned int slot = c->io.cp_slot, n;
+	int err = 0;
+
+	mutex_lock(&c->mutex);
+	for (n = 0; !err && c->io.cp_slot == slot && n <= 2 * RF_PAGES; n++)
+		err = sffs_journal_commit(&c->j);
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
+}
+
+/*
+ * An anchor slot that cannot be read is passed over: the mount takes the
+ * newest checkpoint of the other slot, and fails only when neither can
+ * be read.  The next commit writes the unreadable slot afresh, so either
+ * slot can be lost in turn and the data survives.
+ */
+static void sffs_fs_anchor_slot_read_error(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	static const char * const names[] = { "a", "b", "c" };
+	struct vfsmount *mnt;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, TRUST_LEN,
+						   true), 0);
+	/* slot 0 full of older checkpoints, the newest in slot 1 */
+	anchor_next_slot(test, mnt);
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	anchor_broken(rf, 0, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "slot 0 unreadable: %ld",
+			       PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 1U);
+	for (i = 0; i < 2; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	/*
+	 * The erase of the next commit cures what made slot 0 unreadable
+	 * (read disturb); the RAM flash keeps it broken until told.
+	 */
+	anchor_broken(rf, 0, false);
+	sffs_test_fill(buf, TRUST_LEN, 2, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "c", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	/* the unmount's checkpoint went to slot 0: slot 1 can go now */
+	anchor_broken(rf, 1, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "slot 1 unreadable: %ld",
+			       PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 0U);
+	for (i = 0; i < 3; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	sffs_rf_umount(mnt);
+
+	/* neither slot readable: the mount fails, and says why */
+	anchor_broken(rf, 0, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, mnt, ERR_PTR(-EIO));
+	if (!IS_ERR(mnt))
+		sffs_rf_umount(mnt);
+
+	anchor_broken(rf, 0, false);
+	anchor_broken(rf, 1, false);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 3; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	sffs_test_check_space(test, mnt, "anchor slots lost in turn", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -1986,6 +2095,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
 	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),
+	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
 	{}
 };
 

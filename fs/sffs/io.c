@@ -21,14 +21,18 @@
  * once while the other slot is erased.  Units of a slot are programmed in
  * order, so the programmed ones form a prefix, and sffs_anchor_find()
  * finds its end by binary search: a mount reads O(log(units)) units
- * whatever the size of the flash.
+ * whatever the size of the flash.  A slot that cannot be read (an
+ * uncorrectable ECC error) is passed over for the newest checkpoint of
+ * the other one; the mount fails only if neither has one.
  *
  * The anchor cannot move, so garbage collection does not scrub it.
- * Instead, a read of it that needed ECC correction sets
+ * Instead, a read of it that needed ECC correction, or that failed, sets
  * io->anchor_rewrite: the next checkpoint erases the other slot and starts
  * there, as when a slot is full.  The newest checkpoint is then in freshly
  * erased cells, and a worn slot that was the current one is erased at the
- * next change of slot.
+ * next change of slot.  An unreadable slot is the one erased, as it was
+ * not mounted: it may hold checkpoints newer than the one that was, which
+ * must not win a later mount once the blocks they name are reused.
  *
  * Locking: none; the journal layer above serialises all writes, and reads
  * that may touch the write buffer.
@@ -558,7 +562,11 @@ static int sffs_slot_newest(struct sffs_io *io, unsigned int slot, void *buf,
  * @io: I/O state
  * @cp: the checkpoint found
  *
- * Return: 0, -EINVAL if there is no SFFS on the device, -EIO, -ENOMEM.
+ * A slot that cannot be read is passed over, and rewritten by the next
+ * commit (see the top of this file).
+ *
+ * Return: 0, -EINVAL if there is no SFFS on the device, -EIO if no slot
+ * with a checkpoint could be read, -ENOMEM.
  */
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 {
@@ -575,23 +583,28 @@ int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 		goto out;
 	}
 	io->units_read = 0;
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < 2; s++)
 		err[s] = sffs_slot_newest(io, s, buf[s], &used[s], &commit[s]);
-		if (err[s] && err[s] != -ENOENT)
-			goto out_err;
-	}
 	if (err[0] && err[1]) {
-		err[0] = -EINVAL;
+		if (err[0] == -ENOENT && err[1] == -ENOENT) {
+			err[0] = -EINVAL;
+		} else {
+			pr_err("sffs: %s: no anchor slot with a checkpoint could be read\n",
+			       io->mtd->name);
+			err[0] = -EIO;
+		}
 		goto out;
 	}
 	best = err[0] ? 1 : err[1] ? 0 : commit[1] > commit[0];
+	if (err[!best] && err[!best] != -ENOENT) {
+		pr_warn("sffs: %s: anchor slot %u cannot be read (%d): mounting the checkpoint of slot %u\n",
+			io->mtd->name, !best, err[!best], best);
+		io->anchor_rewrite = true;
+	}
 	memcpy(cp, buf[best], sizeof(*cp));
 	io->cp_slot = best;
 	io->cp_next = used[best];
 	err[0] = 0;
-	goto out;
-out_err:
-	err[0] = err[s];
 out:
 	kvfree(buf[0]);
 	kvfree(buf[1]);

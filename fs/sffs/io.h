@@ -24,8 +24,8 @@ struct mtd_info;
  * @anchor_eb: the anchor blocks, slot 0 then slot 1
  * @cp_slot: anchor slot of the newest checkpoint
  * @cp_next: unit of @cp_slot the next checkpoint goes to
- * @anchor_rewrite: a read of the anchor needed ECC correction: the next
- *		    checkpoint goes to the other slot, erased
+ * @anchor_rewrite: a read of the anchor needed ECC correction or failed:
+ *		    the next checkpoint goes to the other slot, erased
  * @ro: read-only: every write fails with -EROFS
  * @wbuf: write buffer, @wbuf_size bytes
  * @wbuf_size: a multiple of @unit
