@@ -2083,6 +2083,97 @@ static void sffs_fs_anchor_slot_read_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Flash address of the node of block @blk of file @name, or of its inode
+ * node (~0); U64_MAX if there is none.  @ino: the file's inode number.
+ */
+static u64 node_addr_of(struct vfsmount *mnt, const char *name, u64 blk,
+			u64 *ino)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	struct sffs_ckey key;
+	struct sffs_zref ref;
+	int err;
+
+	if (IS_ERR(f))
+		return U64_MAX;
+	*ino = file_inode(f)->i_ino;
+	__fput_sync(f);
+	key = blk == ~0ULL ? sffs_key(*ino, SFFS_KEY_INODE, 0) :
+			     sffs_key(*ino, SFFS_KEY_DATA, blk);
+	mutex_lock(&c->mutex);
+	err = sffs_index_lookup(&c->j.idx, &key, &ref);
+	mutex_unlock(&c->mutex);
+	return err ? U64_MAX : ref.addr;
+}
+
+/* Seal a node changed in place again, so that no checksum catches it */
+static void reseal(void *node)
+{
+	struct sffs_node_hdr *h = node;
+
+	sffs_node_seal(node, h->type, le32_to_cpu(h->len),
+		       le64_to_cpu(h->sqnum), h->flags);
+}
+
+/*
+ * An inode without links that a name still reaches is corrupt: the
+ * lookup fails with -EUCLEAN, and the inode is not deleted by the evict
+ * that follows, as an unlinked one would be.
+ */
+static void sffs_fs_linkless_inode_rejected(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct sffs_inode_node *in, good;
+	struct vfsmount *mnt;
+	struct file *f;
+	u64 addr, ino;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, TRUST_LEN,
+						   true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "g", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	addr = node_addr_of(mnt, "f", ~0ULL, &ino);
+	sffs_rf_umount(mnt);
+	KUNIT_ASSERT_LT(test, addr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	in = (void *)(rf->mem + addr);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	KUNIT_ASSERT_EQ(test, le64_to_cpu(in->key.ino), ino);
+	good = *in;
+	in->nlink = 0;
+	reseal(in);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "f", O_RDONLY, 0);
+	KUNIT_EXPECT_PTR_EQ(test, f, ERR_PTR(-EUCLEAN));
+	if (!IS_ERR(f))
+		__fput_sync(f);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "g", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+
+	/* nothing was deleted: with its node as it was, the file is back */
+	*in = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2096,6 +2187,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_compr_misses),
 	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),
 	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
+	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
 	{}
 };
 

@@ -110,6 +110,13 @@ static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in
 	struct sffs_inode *si = SFFS_I(inode);
 	u16 dlen = le16_to_cpu(in->data_len);
 
+	/*
+	 * The root and names lead here, and an inode without links has no
+	 * name: its evict would delete what a name still points at.
+	 * Orphans are read through the index, not through sffs_iget().
+	 */
+	if (!in->nlink)
+		return -EUCLEAN;
 	inode->i_mode = le32_to_cpu(in->mode);
 	i_uid_write(inode, le32_to_cpu(in->uid));
 	i_gid_write(inode, le32_to_cpu(in->gid));
