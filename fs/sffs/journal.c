@@ -1135,7 +1135,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 		cp->anchor_eb[i] = cpu_to_le32(io->anchor_eb[i]);
 	cp->mkfs_time = cpu_to_le64(ktime_get_real_seconds());
 	cp->default_compr = compr;
-	j->next_ino = SFFS_ROOT_INO + 1;
+	j->next_ino = SFFS_FIRST_INO;
 
 	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
 					 SFFS_FEAT_RO_COMPAT_ORPHAN);
