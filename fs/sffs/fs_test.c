@@ -2174,6 +2174,96 @@ static void sffs_fs_linkless_inode_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* A read-only mount: a damaged image is looked at, never written to */
+static struct vfsmount *mount_ro(struct sffs_ramflash *rf)
+{
+	char src[16];
+
+	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
+	return vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT | SB_RDONLY, src,
+			      NULL);
+}
+
+/*
+ * The newest checkpoint of @rf, in place; it has no bad blocks, so the
+ * anchor is its first blocks
+ */
+static struct sffs_checkpoint_node *newest_cp(struct sffs_ramflash *rf)
+{
+	struct sffs_checkpoint_node *cp, *best = NULL;
+	u32 unit = SFFS_CP_UNIT(RF_WRITESIZE);
+	size_t at;
+
+	for (at = 0; at < SFFS_ANCHOR_BLOCKS * RF_ERASESIZE; at += unit) {
+		cp = (void *)(rf->mem + at);
+		if (sffs_node_check(cp, unit) ||
+		    cp->hdr.type != SFFS_NODE_CHECKPOINT)
+			continue;
+		if (!best || le64_to_cpu(cp->commit) > le64_to_cpu(best->commit))
+			best = cp;
+	}
+	return best;
+}
+
+/*
+ * Checkpoint values a mount relies on are checked: the next inode number
+ * is not a reserved one and leaves room to count up, and the space
+ * counters add up to no more than the flash outside the anchor, without
+ * wrapping.  Each damaged checkpoint is sealed again, so that only these
+ * checks can refuse it.
+ */
+static void sffs_fs_checkpoint_values_checked(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	struct sffs_checkpoint_node *cp, good;
+	struct vfsmount *mnt;
+	u64 free, used;
+	u8 tmp[1];
+	int i;
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", NULL, 0, true), 0);
+	sffs_rf_umount(mnt);
+	cp = newest_cp(rf);
+	KUNIT_ASSERT_NOT_NULL(test, cp);
+	good = *cp;
+	free = le64_to_cpu(good.free_bytes);
+	used = le64_to_cpu(good.used_bytes);
+
+	for (i = 0; i < 5; i++) {
+		*cp = good;
+		switch (i) {
+		case 0:		/* a reserved inode number */
+			cp->next_ino = cpu_to_le64(SFFS_ROOT_INO + 1);
+			break;
+		case 1:		/* past the 60 bits an orphan key holds */
+			cp->next_ino = cpu_to_le64(1ULL << 60);
+			break;
+		case 2:		/* the next new inode would wrap to 0 */
+			cp->next_ino = cpu_to_le64(U64_MAX);
+			break;
+		case 3:		/* an erase block more than the flash has */
+			cp->free_bytes = cpu_to_le64(free + RF_ERASESIZE);
+			break;
+		case 4:		/* a sum that wraps to 0 */
+			cp->dirty_bytes = cpu_to_le64(-(free + used));
+			break;
+		}
+		reseal(cp);
+		mnt = mount_ro(rf);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mnt, ERR_PTR(-EUCLEAN), "case %d", i);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+	}
+	*cp = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", NULL, 0, tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2188,6 +2278,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),
 	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
 	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
+	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
 	{}
 };
 

@@ -944,6 +944,12 @@ static int sffs_check_cp(struct sffs_journal *j)
 	struct sffs_io *io = j->io;
 	unsigned int i, cnt = le16_to_cpu(cp->journal_cnt);
 	u64 jhead = le64_to_cpu(cp->jhead);
+	u64 next_ino = le64_to_cpu(cp->next_ino);
+	u64 free = le64_to_cpu(cp->free_bytes);
+	u64 dirty = le64_to_cpu(cp->dirty_bytes);
+	u64 used = le64_to_cpu(cp->used_bytes);
+	/* io->eb_count is at least SFFS_ANCHOR_SEARCH (sffs_io_init()) */
+	u64 room = (u64)(io->eb_count - SFFS_ANCHOR_BLOCKS) * io->erase_size;
 
 	if (le16_to_cpu(cp->version) != SFFS_FORMAT_VERSION) {
 		pr_err("sffs: format version %u, this kernel reads %u\n",
@@ -981,6 +987,12 @@ static int sffs_check_cp(struct sffs_journal *j)
 	    sffs_addr_eb(io, jhead) != le32_to_cpu(cp->journal_eb[0]))
 		goto bad;
 	if (le32_to_cpu(cp->spare_cnt) > SFFS_MAX_JOURNAL_BLOCKS - cnt)
+		goto bad;
+	/* inode numbers are handed out from here: never a reserved one */
+	if (next_ino < SFFS_FIRST_INO || next_ino >= SFFS_INO_LIMIT)
+		goto bad;
+	/* the space counted is on the flash, outside the anchor */
+	if (free > room || dirty > room - free || used > room - free - dirty)
 		goto bad;
 	for (i = 0; i < cnt + le32_to_cpu(cp->spare_cnt); i++) {
 		u32 eb = le32_to_cpu(cp->journal_eb[i]);
