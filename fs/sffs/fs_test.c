@@ -2264,6 +2264,58 @@ static void sffs_fs_checkpoint_values_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Replay raises the next inode number past the inodes it meets: an inode
+ * node whose number would take it past the 60-bit key space, or wrap it
+ * to 0, makes the mount fail with -EUCLEAN.
+ */
+static void sffs_fs_replay_ino_out_of_range(struct kunit *test)
+{
+	static const u64 bad[] = { (1ULL << 60) - 1, 1ULL << 60, U64_MAX };
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct sffs_inode_node *in, good;
+	struct vfsmount *mnt;
+	u64 addr, ino;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, TRUST_LEN,
+						   true), 0);
+	addr = node_addr_of(mnt, "f", ~0ULL, &ino);
+	/* the power goes: "f" is in the journal only */
+	rf->dead = true;
+	sffs_rf_umount(mnt);
+	rf->dead = false;
+	KUNIT_ASSERT_LT(test, addr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	in = (void *)(rf->mem + addr);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	good = *in;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		in->key.ino = cpu_to_le64(bad[i]);
+		reseal(in);
+		mnt = mount_ro(rf);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mnt, ERR_PTR(-EUCLEAN),
+					"inode %llx", bad[i]);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+	}
+	*in = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_GT(test, SFFS_SB(mnt->mnt_sb)->j.replayed, 0UL);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2279,6 +2331,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
 	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
 	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
+	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
 	{}
 };
 
