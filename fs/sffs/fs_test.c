@@ -2316,6 +2316,82 @@ static void sffs_fs_replay_ino_out_of_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * A leaf node of the right type filed under another key than the one
+ * looked up (a data block under another block number, an inode node
+ * under another inode) is refused with -EUCLEAN.
+ */
+static void sffs_fs_leaf_key_checked(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 3 * SFFS_BLOCK_SIZE;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct sffs_data_node *dn, dgood;
+	struct sffs_inode_node *in, igood;
+	struct sffs_ckey key;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u64 daddr, iaddr, ino, gino;
+	struct file *f;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, len, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, len, true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "g", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	daddr = node_addr_of(mnt, "f", 0, &ino);
+	iaddr = node_addr_of(mnt, "g", ~0ULL, &gino);
+	sffs_rf_umount(mnt);
+	KUNIT_ASSERT_LT(test, daddr, (u64)RF_BLOCKS * RF_ERASESIZE);
+	KUNIT_ASSERT_LT(test, iaddr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	/* block 0 of f says it is block 2; g's inode node says it is f's */
+	dn = (void *)(rf->mem + daddr);
+	in = (void *)(rf->mem + iaddr);
+	KUNIT_ASSERT_EQ(test, dn->hdr.type, (u8)SFFS_NODE_DATA);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	dgood = *dn;
+	igood = *in;
+	key = sffs_key(ino, SFFS_KEY_DATA, 2);
+	sffs_key_to_le(&dn->key, &key);
+	reseal(dn);
+	in->key.ino = cpu_to_le64(ino);
+	reseal(in);
+
+	mnt = mount_ro(rf);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	key = sffs_key(ino, SFFS_KEY_DATA, 0);
+	mutex_lock(&c->mutex);
+	err = sffs_read_leaf(c, &key, SFFS_NODE_DATA, c->rbuf);
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, err, -EUCLEAN);
+	/* the page cache turns it into -EIO */
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp),
+			-EIO);
+	f = file_open_root_mnt(mnt, "g", O_RDONLY, 0);
+	KUNIT_EXPECT_PTR_EQ(test, f, ERR_PTR(-EUCLEAN));
+	if (!IS_ERR(f))
+		__fput_sync(f);
+	sffs_rf_umount(mnt);
+
+	*dn = dgood;
+	*in = igood;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "g", buf, len, tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2332,6 +2408,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
 	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
 	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
+	KUNIT_CASE(sffs_fs_leaf_key_checked),
 	{}
 };
 
