@@ -6,6 +6,7 @@
  * other kernel.  Every test checks that no write broke a rule of NAND.
  */
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
@@ -15,6 +16,7 @@
 #include <linux/random.h>
 #include <linux/statfs.h>
 #include <linux/vmalloc.h>
+#include <linux/xattr.h>
 #include <trace/events/sffs.h>
 #include "sffs.h"
 #include "test_flash.h"
@@ -2392,6 +2394,69 @@ static void sffs_fs_leaf_key_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/* Is @name one of the @len bytes of names listxattr() gave? */
+static bool xattr_listed(const char *list, ssize_t len, const char *name)
+{
+	ssize_t i;
+
+	for (i = 0; i < len; i += strlen(list + i) + 1)
+		if (!strcmp(list + i, name))
+			return true;
+	return false;
+}
+
+/*
+ * trusted.* attributes are listed to CAP_SYS_ADMIN only, as on other
+ * file systems; user.* ones to everybody.
+ */
+static void sffs_fs_trusted_xattr_hidden(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	char *list = kunit_kzalloc(test, 256, GFP_KERNEL);
+	const struct cred *old;
+	struct vfsmount *mnt;
+	struct dentry *d;
+	struct cred *cred;
+	struct file *f;
+	ssize_t n, want;
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "x", NULL, 0, true), 0);
+	f = file_open_root_mnt(mnt, "x", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	d = f->f_path.dentry;
+	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, d, "user.seen", "1",
+					   1, 0), 0);
+	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, d, "trusted.hidden",
+					   "2", 1, 0), 0);
+	n = vfs_listxattr(d, list, 256);
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "user.seen"));
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "trusted.hidden"));
+
+	cred = prepare_creds();
+	if (!cred) {
+		__fput_sync(f);
+		sffs_rf_umount(mnt);
+		KUNIT_ASSERT_FAILURE(test, "prepare_creds");
+	}
+	cap_lower(cred->cap_effective, CAP_SYS_ADMIN);
+	old = override_creds(cred);
+	want = vfs_listxattr(d, NULL, 0);
+	memset(list, 0, 256);
+	n = vfs_listxattr(d, list, 256);
+	revert_creds(old);
+	put_cred(cred);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)sizeof("user.seen"));
+	KUNIT_EXPECT_EQ(test, want, n);
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "user.seen"));
+	KUNIT_EXPECT_FALSE(test, xattr_listed(list, n, "trusted.hidden"));
+	__fput_sync(f);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2409,6 +2474,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
 	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
 	KUNIT_CASE(sffs_fs_leaf_key_checked),
+	KUNIT_CASE(sffs_fs_trusted_xattr_hidden),
 	{}
 };
 
