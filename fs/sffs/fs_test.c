@@ -2457,6 +2457,41 @@ static void sffs_fs_trusted_xattr_hidden(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * fsync() and sync_fs() end with mtd_sync(): on a device that caches
+ * writes (block2mtd), that is when the data is on the medium.
+ */
+static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	struct vfsmount *mnt;
+	unsigned long syncs;
+	struct file *f;
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "s", O_CREAT | O_WRONLY, 0644);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf, TRUST_LEN, &pos),
+			(ssize_t)TRUST_LEN);
+	syncs = rf->syncs;
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+	KUNIT_EXPECT_GT(test, rf->syncs, syncs);
+	__fput_sync(f);
+
+	syncs = rf->syncs;
+	down_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
+	up_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_GT(test, rf->syncs, syncs);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -2475,6 +2510,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
 	KUNIT_CASE(sffs_fs_leaf_key_checked),
 	KUNIT_CASE(sffs_fs_trusted_xattr_hidden),
+	KUNIT_CASE(sffs_fs_fsync_syncs_mtd),
 	{}
 };
 

@@ -475,6 +475,15 @@ int sffs_io_flush(struct sffs_io *io)
 	return sffs_wbuf_write(io);
 }
 
+/*
+ * Make what was written reach the medium: a device that caches writes
+ * (block2mtd, a NAND controller with a cache) may hold it otherwise.
+ */
+void sffs_io_sync(struct sffs_io *io)
+{
+	mtd_sync(io->mtd);
+}
+
 static u32 sffs_slot_units(const struct sffs_io *io)
 {
 	return 2 * (io->erase_size / io->cp_unit);

@@ -119,6 +119,7 @@ void sffs_io_markbad(struct sffs_io *io, u32 eb);
 void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);
+void sffs_io_sync(struct sffs_io *io);
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 

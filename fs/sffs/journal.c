@@ -651,6 +651,8 @@ int sffs_journal_sync(struct sffs_journal *j)
 		if (!err)
 			err = sffs_journal_commit(j);
 	}
+	if (!err)
+		sffs_io_sync(j->io);
 	return sffs_write_error(j, err);
 }
 
