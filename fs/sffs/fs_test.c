@@ -6,6 +6,7 @@
  * other kernel.  Every test checks that no write broke a rule of NAND.
  */
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
@@ -15,6 +16,7 @@
 #include <linux/random.h>
 #include <linux/statfs.h>
 #include <linux/vmalloc.h>
+#include <linux/xattr.h>
 #include <trace/events/sffs.h>
 #include "sffs.h"
 #include "test_flash.h"
@@ -1920,6 +1922,576 @@ static void sffs_fs_compr_misses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+#define TRUST_LEN	20000
+
+/*
+ * The anchor cannot be scrubbed by garbage collection: a read of it that
+ * needed ECC correction makes the next checkpoint go to the other slot,
+ * erased for it, instead of queueing the block for a scrub that skips it.
+ */
+static void sffs_fs_anchor_bitflips_rewrite(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u32 erases;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	/* slot 0 holds every checkpoint; its first block needs ECC now */
+	set_bit(0, rf->flippy);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	KUNIT_EXPECT_EQ(test, c->io.cp_slot, 0U);
+	KUNIT_EXPECT_GT(test, c->io.bitflips, 0UL);
+	KUNIT_EXPECT_EQ(test, c->io.nscrub, 0U);
+	erases = rf->eb_erases[2] + rf->eb_erases[3];
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+	/* the unmount's checkpoint went to slot 1, erased for it */
+	KUNIT_EXPECT_EQ(test, rf->eb_erases[2] + rf->eb_erases[3], erases + 2);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 1U);
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "a", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "b", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/* Reads of anchor slot @slot of @rf fail beyond what ECC corrects, or not */
+static void anchor_broken(struct sffs_ramflash *rf, unsigned int slot,
+			  bool broken)
+{
+	assign_bit(2 * slot, rf->broken, broken);
+	assign_bit(2 * slot + 1, rf->broken, broken);
+}
+
+/* Commit until the checkpoints go to the other anchor slot */
+static void anchor_next_slot(struct kunit *test, struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	unsigned int slot = c->io.cp_slot, n;
+	int err = 0;
+
+	mutex_lock(&c->mutex);
+	for (n = 0; !err && c->io.cp_slot == slot && n <= 2 * RF_PAGES; n++)
+		err = sffs_journal_commit(&c->j);
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
+}
+
+/*
+ * An anchor slot that cannot be read is passed over: the mount takes the
+ * newest checkpoint of the other slot, and fails only when neither can
+ * be read.  The next commit writes the unreadable slot afresh, so either
+ * slot can be lost in turn and the data survives.
+ */
+static void sffs_fs_anchor_slot_read_error(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	static const char * const names[] = { "a", "b", "c" };
+	struct vfsmount *mnt;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, TRUST_LEN,
+						   true), 0);
+	/* slot 0 full of older checkpoints, the newest in slot 1 */
+	anchor_next_slot(test, mnt);
+	sffs_test_fill(buf, TRUST_LEN, 1, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	anchor_broken(rf, 0, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "slot 0 unreadable: %ld",
+			       PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 1U);
+	for (i = 0; i < 2; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	/*
+	 * The erase of the next commit cures what made slot 0 unreadable
+	 * (read disturb); the RAM flash keeps it broken until told.
+	 */
+	anchor_broken(rf, 0, false);
+	sffs_test_fill(buf, TRUST_LEN, 2, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "c", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	/* the unmount's checkpoint went to slot 0: slot 1 can go now */
+	anchor_broken(rf, 1, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "slot 1 unreadable: %ld",
+			       PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.cp_slot, 0U);
+	for (i = 0; i < 3; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	sffs_rf_umount(mnt);
+
+	/* neither slot readable: the mount fails, and says why */
+	anchor_broken(rf, 0, true);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, mnt, ERR_PTR(-EIO));
+	if (!IS_ERR(mnt))
+		sffs_rf_umount(mnt);
+
+	anchor_broken(rf, 0, false);
+	anchor_broken(rf, 1, false);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < 3; i++) {
+		sffs_test_fill(buf, TRUST_LEN, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, names[i], buf,
+							       TRUST_LEN, tmp),
+				    0, "%s", names[i]);
+	}
+	sffs_test_check_space(test, mnt, "anchor slots lost in turn", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * Flash address of the node of block @blk of file @name, or of its inode
+ * node (~0); U64_MAX if there is none.  @ino: the file's inode number.
+ */
+static u64 node_addr_of(struct vfsmount *mnt, const char *name, u64 blk,
+			u64 *ino)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct file *f = file_open_root_mnt(mnt, name, O_RDONLY, 0);
+	struct sffs_ckey key;
+	struct sffs_zref ref;
+	int err;
+
+	if (IS_ERR(f))
+		return U64_MAX;
+	*ino = file_inode(f)->i_ino;
+	__fput_sync(f);
+	key = blk == ~0ULL ? sffs_key(*ino, SFFS_KEY_INODE, 0) :
+			     sffs_key(*ino, SFFS_KEY_DATA, blk);
+	mutex_lock(&c->mutex);
+	err = sffs_index_lookup(&c->j.idx, &key, &ref);
+	mutex_unlock(&c->mutex);
+	return err ? U64_MAX : ref.addr;
+}
+
+/* Seal a node changed in place again, so that no checksum catches it */
+static void reseal(void *node)
+{
+	struct sffs_node_hdr *h = node;
+
+	sffs_node_seal(node, h->type, le32_to_cpu(h->len),
+		       le64_to_cpu(h->sqnum), h->flags);
+}
+
+/*
+ * An inode without links that a name still reaches is corrupt: the
+ * lookup fails with -EUCLEAN, and the inode is not deleted by the evict
+ * that follows, as an unlinked one would be.
+ */
+static void sffs_fs_linkless_inode_rejected(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct sffs_inode_node *in, good;
+	struct vfsmount *mnt;
+	struct file *f;
+	u64 addr, ino;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, TRUST_LEN,
+						   true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "g", buf, TRUST_LEN,
+						   true), 0);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	addr = node_addr_of(mnt, "f", ~0ULL, &ino);
+	sffs_rf_umount(mnt);
+	KUNIT_ASSERT_LT(test, addr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	in = (void *)(rf->mem + addr);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	KUNIT_ASSERT_EQ(test, le64_to_cpu(in->key.ino), ino);
+	good = *in;
+	in->nlink = 0;
+	reseal(in);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "f", O_RDONLY, 0);
+	KUNIT_EXPECT_PTR_EQ(test, f, ERR_PTR(-EUCLEAN));
+	if (!IS_ERR(f))
+		__fput_sync(f);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "g", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+
+	/* nothing was deleted: with its node as it was, the file is back */
+	*in = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/* A read-only mount: a damaged image is looked at, never written to */
+static struct vfsmount *mount_ro(struct sffs_ramflash *rf)
+{
+	char src[16];
+
+	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
+	return vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT | SB_RDONLY, src,
+			      NULL);
+}
+
+/*
+ * The newest checkpoint of @rf, in place; it has no bad blocks, so the
+ * anchor is its first blocks
+ */
+static struct sffs_checkpoint_node *newest_cp(struct sffs_ramflash *rf)
+{
+	struct sffs_checkpoint_node *cp, *best = NULL;
+	u32 unit = SFFS_CP_UNIT(RF_WRITESIZE);
+	size_t at;
+
+	for (at = 0; at < SFFS_ANCHOR_BLOCKS * RF_ERASESIZE; at += unit) {
+		cp = (void *)(rf->mem + at);
+		if (sffs_node_check(cp, unit) ||
+		    cp->hdr.type != SFFS_NODE_CHECKPOINT)
+			continue;
+		if (!best || le64_to_cpu(cp->commit) > le64_to_cpu(best->commit))
+			best = cp;
+	}
+	return best;
+}
+
+/*
+ * Checkpoint values a mount relies on are checked: the next inode number
+ * is not a reserved one and leaves room to count up, and the space
+ * counters add up to no more than the flash outside the anchor, without
+ * wrapping.  Each damaged checkpoint is sealed again, so that only these
+ * checks can refuse it.
+ */
+static void sffs_fs_checkpoint_values_checked(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	struct sffs_checkpoint_node *cp, good;
+	struct vfsmount *mnt;
+	u64 free, used;
+	u8 tmp[1];
+	int i;
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", NULL, 0, true), 0);
+	sffs_rf_umount(mnt);
+	cp = newest_cp(rf);
+	KUNIT_ASSERT_NOT_NULL(test, cp);
+	good = *cp;
+	free = le64_to_cpu(good.free_bytes);
+	used = le64_to_cpu(good.used_bytes);
+
+	for (i = 0; i < 5; i++) {
+		*cp = good;
+		switch (i) {
+		case 0:		/* a reserved inode number */
+			cp->next_ino = cpu_to_le64(SFFS_ROOT_INO + 1);
+			break;
+		case 1:		/* past the 60 bits an orphan key holds */
+			cp->next_ino = cpu_to_le64(1ULL << 60);
+			break;
+		case 2:		/* the next new inode would wrap to 0 */
+			cp->next_ino = cpu_to_le64(U64_MAX);
+			break;
+		case 3:		/* an erase block more than the flash has */
+			cp->free_bytes = cpu_to_le64(free + RF_ERASESIZE);
+			break;
+		case 4:		/* a sum that wraps to 0 */
+			cp->dirty_bytes = cpu_to_le64(-(free + used));
+			break;
+		}
+		reseal(cp);
+		mnt = mount_ro(rf);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mnt, ERR_PTR(-EUCLEAN), "case %d", i);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+	}
+	*cp = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", NULL, 0, tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * Replay raises the next inode number past the inodes it meets: an inode
+ * node whose number would take it past the 60-bit key space, or wrap it
+ * to 0, makes the mount fail with -EUCLEAN.
+ */
+static void sffs_fs_replay_ino_out_of_range(struct kunit *test)
+{
+	static const u64 bad[] = { (1ULL << 60) - 1, 1ULL << 60, U64_MAX };
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, TRUST_LEN + 1, GFP_KERNEL);
+	struct sffs_inode_node *in, good;
+	struct vfsmount *mnt;
+	u64 addr, ino;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, TRUST_LEN,
+						   true), 0);
+	addr = node_addr_of(mnt, "f", ~0ULL, &ino);
+	/* the power goes: "f" is in the journal only */
+	rf->dead = true;
+	sffs_rf_umount(mnt);
+	rf->dead = false;
+	KUNIT_ASSERT_LT(test, addr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	in = (void *)(rf->mem + addr);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	good = *in;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		in->key.ino = cpu_to_le64(bad[i]);
+		reseal(in);
+		mnt = mount_ro(rf);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, mnt, ERR_PTR(-EUCLEAN),
+					"inode %llx", bad[i]);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+	}
+	*in = good;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_GT(test, SFFS_SB(mnt->mnt_sb)->j.replayed, 0UL);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, TRUST_LEN,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * A leaf node of the right type filed under another key than the one
+ * looked up (a data block under another block number, an inode node
+ * under another inode) is refused with -EUCLEAN.
+ */
+static void sffs_fs_leaf_key_checked(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 3 * SFFS_BLOCK_SIZE;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct sffs_data_node *dn, dgood;
+	struct sffs_inode_node *in, igood;
+	struct sffs_ckey key;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u64 daddr, iaddr, ino, gino;
+	struct file *f;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_test_fill(buf, len, 0, false);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", buf, len, true), 0);
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "g", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	daddr = node_addr_of(mnt, "f", 0, &ino);
+	iaddr = node_addr_of(mnt, "g", ~0ULL, &gino);
+	sffs_rf_umount(mnt);
+	KUNIT_ASSERT_LT(test, daddr, (u64)RF_BLOCKS * RF_ERASESIZE);
+	KUNIT_ASSERT_LT(test, iaddr, (u64)RF_BLOCKS * RF_ERASESIZE);
+
+	/* block 0 of f says it is block 2; g's inode node says it is f's */
+	dn = (void *)(rf->mem + daddr);
+	in = (void *)(rf->mem + iaddr);
+	KUNIT_ASSERT_EQ(test, dn->hdr.type, (u8)SFFS_NODE_DATA);
+	KUNIT_ASSERT_EQ(test, in->hdr.type, (u8)SFFS_NODE_INODE);
+	dgood = *dn;
+	igood = *in;
+	key = sffs_key(ino, SFFS_KEY_DATA, 2);
+	sffs_key_to_le(&dn->key, &key);
+	reseal(dn);
+	in->key.ino = cpu_to_le64(ino);
+	reseal(in);
+
+	mnt = mount_ro(rf);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	key = sffs_key(ino, SFFS_KEY_DATA, 0);
+	mutex_lock(&c->mutex);
+	err = sffs_read_leaf(c, &key, SFFS_NODE_DATA, c->rbuf);
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, err, -EUCLEAN);
+	/* the page cache turns it into -EIO */
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp),
+			-EIO);
+	f = file_open_root_mnt(mnt, "g", O_RDONLY, 0);
+	KUNIT_EXPECT_PTR_EQ(test, f, ERR_PTR(-EUCLEAN));
+	if (!IS_ERR(f))
+		__fput_sync(f);
+	sffs_rf_umount(mnt);
+
+	*dn = dgood;
+	*in = igood;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "g", buf, len, tmp), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/* Is @name one of the @len bytes of names listxattr() gave? */
+static bool xattr_listed(const char *list, ssize_t len, const char *name)
+{
+	ssize_t i;
+
+	for (i = 0; i < len; i += strlen(list + i) + 1)
+		if (!strcmp(list + i, name))
+			return true;
+	return false;
+}
+
+/*
+ * trusted.* attributes are listed to CAP_SYS_ADMIN only, as on other
+ * file systems; user.* ones to everybody.
+ */
+static void sffs_fs_trusted_xattr_hidden(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	char *list = kunit_kzalloc(test, 256, GFP_KERNEL);
+	const struct cred *old;
+	struct vfsmount *mnt;
+	struct dentry *d;
+	struct cred *cred;
+	struct file *f;
+	ssize_t n, want;
+
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "x", NULL, 0, true), 0);
+	f = file_open_root_mnt(mnt, "x", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	d = f->f_path.dentry;
+	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, d, "user.seen", "1",
+					   1, 0), 0);
+	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, d, "trusted.hidden",
+					   "2", 1, 0), 0);
+	n = vfs_listxattr(d, list, 256);
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "user.seen"));
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "trusted.hidden"));
+
+	cred = prepare_creds();
+	if (!cred) {
+		__fput_sync(f);
+		sffs_rf_umount(mnt);
+		KUNIT_ASSERT_FAILURE(test, "prepare_creds");
+	}
+	cap_lower(cred->cap_effective, CAP_SYS_ADMIN);
+	old = override_creds(cred);
+	want = vfs_listxattr(d, NULL, 0);
+	memset(list, 0, 256);
+	n = vfs_listxattr(d, list, 256);
+	revert_creds(old);
+	put_cred(cred);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)sizeof("user.seen"));
+	KUNIT_EXPECT_EQ(test, want, n);
+	KUNIT_EXPECT_TRUE(test, xattr_listed(list, n, "user.seen"));
+	KUNIT_EXPECT_FALSE(test, xattr_listed(list, n, "trusted.hidden"));
+	__fput_sync(f);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * fsync() and sync_fs() end with mtd_sync(): on a device that caches
+ * writes (block2mtd), that is when the data is on the medium.
+ */
+static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, TRUST_LEN, GFP_KERNEL);
+	struct vfsmount *mnt;
+	unsigned long syncs;
+	struct file *f;
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "s", O_CREAT | O_WRONLY, 0644);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	sffs_test_fill(buf, TRUST_LEN, 0, false);
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf, TRUST_LEN, &pos),
+			(ssize_t)TRUST_LEN);
+	syncs = rf->syncs;
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+	KUNIT_EXPECT_GT(test, rf->syncs, syncs);
+	__fput_sync(f);
+
+	syncs = rf->syncs;
+	down_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
+	up_read(&mnt->mnt_sb->s_umount);
+	KUNIT_EXPECT_GT(test, rf->syncs, syncs);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_not_sffs),
@@ -1931,6 +2503,14 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_write_amplification),
 	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
+	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),
+	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
+	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
+	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
+	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
+	KUNIT_CASE(sffs_fs_leaf_key_checked),
+	KUNIT_CASE(sffs_fs_trusted_xattr_hidden),
+	KUNIT_CASE(sffs_fs_fsync_syncs_mtd),
 	{}
 };
 

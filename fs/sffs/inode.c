@@ -52,11 +52,13 @@ int sffs_space(struct sffs_info *c, u64 bytes, bool deleting)
  * @type: node type expected
  * @buf: at least SFFS_MAX_LEAF_LEN bytes
  *
- * Return: 0, -ENOENT, -EIO or -EUCLEAN.
+ * Return: 0, -ENOENT, -EIO, or -EUCLEAN if the node is damaged or not the
+ * one of @key.
  */
 int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
 		   void *buf)
 {
+	struct sffs_ckey nkey = {};
 	struct sffs_zref ref;
 	int err;
 
@@ -65,7 +67,17 @@ int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
 		return err;
 	if (ref.len > SFFS_MAX_LEAF_LEN)
 		return -EUCLEAN;
-	return sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
+	err = sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
+	if (err)
+		return err;
+	/* a node of the right type, but filed under another key */
+	if (sffs_node_key(buf, &nkey) || sffs_key_cmp(&nkey, key)) {
+		pr_err_once("sffs: %s: node at %llu has key %llx:%llx, the index says %llx:%llx\n",
+			    c->io.mtd->name, ref.addr, nkey.ino, nkey.tv,
+			    key->ino, key->tv);
+		return -EUCLEAN;
+	}
+	return 0;
 }
 
 static void sffs_set_ops(struct inode *inode)
@@ -110,6 +122,13 @@ static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in
 	struct sffs_inode *si = SFFS_I(inode);
 	u16 dlen = le16_to_cpu(in->data_len);
 
+	/*
+	 * The root and names lead here, and an inode without links has no
+	 * name: its evict would delete what a name still points at.
+	 * Orphans are read through the index, not through sffs_iget().
+	 */
+	if (!in->nlink)
+		return -EUCLEAN;
 	inode->i_mode = le32_to_cpu(in->mode);
 	i_uid_write(inode, le32_to_cpu(in->uid));
 	i_gid_write(inode, le32_to_cpu(in->gid));

@@ -21,7 +21,18 @@
  * once while the other slot is erased.  Units of a slot are programmed in
  * order, so the programmed ones form a prefix, and sffs_anchor_find()
  * finds its end by binary search: a mount reads O(log(units)) units
- * whatever the size of the flash.
+ * whatever the size of the flash.  A slot that cannot be read (an
+ * uncorrectable ECC error) is passed over for the newest checkpoint of
+ * the other one; the mount fails only if neither has one.
+ *
+ * The anchor cannot move, so garbage collection does not scrub it.
+ * Instead, a read of it that needed ECC correction, or that failed, sets
+ * io->anchor_rewrite: the next checkpoint erases the other slot and starts
+ * there, as when a slot is full.  The newest checkpoint is then in freshly
+ * erased cells, and a worn slot that was the current one is erased at the
+ * next change of slot.  An unreadable slot is the one erased, as it was
+ * not mounted: it may hold checkpoints newer than the one that was, which
+ * must not win a later mount once the blocks they name are reused.
  *
  * Locking: none; the journal layer above serialises all writes, and reads
  * that may touch the write buffer.
@@ -186,9 +197,14 @@ static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 
 	err = mtd_read(io->mtd, addr, len, &got, buf);
 	if (mtd_is_bitflip(err)) {
+		u32 eb = sffs_addr_eb(io, addr);
+
 		/* good data, but the cells are wearing: move it while it is */
 		io->bitflips++;
-		sffs_io_scrub_add(io, sffs_addr_eb(io, addr));
+		if (sffs_io_is_anchor(io, eb))
+			io->anchor_rewrite = true;
+		else
+			sffs_io_scrub_add(io, eb);
 		err = 0;
 	}
 	if (err) {
@@ -459,6 +475,15 @@ int sffs_io_flush(struct sffs_io *io)
 	return sffs_wbuf_write(io);
 }
 
+/*
+ * Make what was written reach the medium: a device that caches writes
+ * (block2mtd, a NAND controller with a cache) may hold it otherwise.
+ */
+void sffs_io_sync(struct sffs_io *io)
+{
+	mtd_sync(io->mtd);
+}
+
 static u32 sffs_slot_units(const struct sffs_io *io)
 {
 	return 2 * (io->erase_size / io->cp_unit);
@@ -546,7 +571,11 @@ static int sffs_slot_newest(struct sffs_io *io, unsigned int slot, void *buf,
  * @io: I/O state
  * @cp: the checkpoint found
  *
- * Return: 0, -EINVAL if there is no SFFS on the device, -EIO, -ENOMEM.
+ * A slot that cannot be read is passed over, and rewritten by the next
+ * commit (see the top of this file).
+ *
+ * Return: 0, -EINVAL if there is no SFFS on the device, -EIO if no slot
+ * with a checkpoint could be read, -ENOMEM.
  */
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 {
@@ -563,23 +592,28 @@ int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 		goto out;
 	}
 	io->units_read = 0;
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < 2; s++)
 		err[s] = sffs_slot_newest(io, s, buf[s], &used[s], &commit[s]);
-		if (err[s] && err[s] != -ENOENT)
-			goto out_err;
-	}
 	if (err[0] && err[1]) {
-		err[0] = -EINVAL;
+		if (err[0] == -ENOENT && err[1] == -ENOENT) {
+			err[0] = -EINVAL;
+		} else {
+			pr_err("sffs: %s: no anchor slot with a checkpoint could be read\n",
+			       io->mtd->name);
+			err[0] = -EIO;
+		}
 		goto out;
 	}
 	best = err[0] ? 1 : err[1] ? 0 : commit[1] > commit[0];
+	if (err[!best] && err[!best] != -ENOENT) {
+		pr_warn("sffs: %s: anchor slot %u cannot be read (%d): mounting the checkpoint of slot %u\n",
+			io->mtd->name, !best, err[!best], best);
+		io->anchor_rewrite = true;
+	}
 	memcpy(cp, buf[best], sizeof(*cp));
 	io->cp_slot = best;
 	io->cp_next = used[best];
 	err[0] = 0;
-	goto out;
-out_err:
-	err[0] = err[s];
 out:
 	kvfree(buf[0]);
 	kvfree(buf[1]);
@@ -591,7 +625,7 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 {
 	int err;
 
-	if (io->cp_next >= sffs_slot_units(io)) {
+	if (io->cp_next >= sffs_slot_units(io) || io->anchor_rewrite) {
 		unsigned int other = !io->cp_slot;
 
 		err = sffs_io_erase(io, io->anchor_eb[2 * other]);
@@ -601,6 +635,7 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 			return err;
 		io->cp_slot = other;
 		io->cp_next = 0;
+		io->anchor_rewrite = false;
 	}
 	err = sffs_mtd_write(io, sffs_unit_addr(io, io->cp_slot, io->cp_next),
 			     buf, io->cp_unit);

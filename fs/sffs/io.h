@@ -24,6 +24,8 @@ struct mtd_info;
  * @anchor_eb: the anchor blocks, slot 0 then slot 1
  * @cp_slot: anchor slot of the newest checkpoint
  * @cp_next: unit of @cp_slot the next checkpoint goes to
+ * @anchor_rewrite: a read of the anchor needed ECC correction or failed:
+ *		    the next checkpoint goes to the other slot, erased
  * @ro: read-only: every write fails with -EROFS
  * @wbuf: write buffer, @wbuf_size bytes
  * @wbuf_size: a multiple of @unit
@@ -57,6 +59,7 @@ struct sffs_io {
 	u32 anchor_eb[SFFS_ANCHOR_BLOCKS];
 	unsigned int cp_slot;
 	u32 cp_next;
+	bool anchor_rewrite;
 	bool ro;
 	u8 *wbuf;
 	u32 wbuf_size;
@@ -116,6 +119,7 @@ void sffs_io_markbad(struct sffs_io *io, u32 eb);
 void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);
+void sffs_io_sync(struct sffs_io *io);
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 

@@ -651,6 +651,8 @@ int sffs_journal_sync(struct sffs_journal *j)
 		if (!err)
 			err = sffs_journal_commit(j);
 	}
+	if (!err)
+		sffs_io_sync(j->io);
 	return sffs_write_error(j, err);
 }
 
@@ -944,6 +946,12 @@ static int sffs_check_cp(struct sffs_journal *j)
 	struct sffs_io *io = j->io;
 	unsigned int i, cnt = le16_to_cpu(cp->journal_cnt);
 	u64 jhead = le64_to_cpu(cp->jhead);
+	u64 next_ino = le64_to_cpu(cp->next_ino);
+	u64 free = le64_to_cpu(cp->free_bytes);
+	u64 dirty = le64_to_cpu(cp->dirty_bytes);
+	u64 used = le64_to_cpu(cp->used_bytes);
+	/* io->eb_count is at least SFFS_ANCHOR_SEARCH (sffs_io_init()) */
+	u64 room = (u64)(io->eb_count - SFFS_ANCHOR_BLOCKS) * io->erase_size;
 
 	if (le16_to_cpu(cp->version) != SFFS_FORMAT_VERSION) {
 		pr_err("sffs: format version %u, this kernel reads %u\n",
@@ -981,6 +989,12 @@ static int sffs_check_cp(struct sffs_journal *j)
 	    sffs_addr_eb(io, jhead) != le32_to_cpu(cp->journal_eb[0]))
 		goto bad;
 	if (le32_to_cpu(cp->spare_cnt) > SFFS_MAX_JOURNAL_BLOCKS - cnt)
+		goto bad;
+	/* inode numbers are handed out from here: never a reserved one */
+	if (next_ino < SFFS_FIRST_INO || next_ino >= SFFS_INO_LIMIT)
+		goto bad;
+	/* the space counted is on the flash, outside the anchor */
+	if (free > room || dirty > room - free || used > room - free - dirty)
 		goto bad;
 	for (i = 0; i < cnt + le32_to_cpu(cp->spare_cnt); i++) {
 		u32 eb = le32_to_cpu(cp->journal_eb[i]);
@@ -1135,7 +1149,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 		cp->anchor_eb[i] = cpu_to_le32(io->anchor_eb[i]);
 	cp->mkfs_time = cpu_to_le64(ktime_get_real_seconds());
 	cp->default_compr = compr;
-	j->next_ino = SFFS_ROOT_INO + 1;
+	j->next_ino = SFFS_FIRST_INO;
 
 	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
 					 SFFS_FEAT_RO_COMPAT_ORPHAN);

@@ -45,17 +45,24 @@ static int sffs_replay_group(struct sffs_replay *r)
 
 	for (i = 0; i < r->ngroup; i++) {
 		void *node = r->buf + r->group[i];
+		u64 addr = r->base + r->group[i];
 
-		err = sffs_journal_apply(r->j, node, r->base + r->group[i]);
-		if (err)
-			return err;
 		if (((struct sffs_node_hdr *)node)->type == SFFS_NODE_INODE) {
 			struct sffs_ckey key;
 
 			sffs_node_key(node, &key);
+			/* key.ino + 1 becomes next_ino: below the limit too */
+			if (key.ino >= SFFS_INO_LIMIT - 1) {
+				pr_err("sffs: %s: inode node at %llu has number %llu, too large\n",
+				       r->j->io->mtd->name, addr, key.ino);
+				return -EUCLEAN;
+			}
 			if (key.ino >= r->j->next_ino)
 				r->j->next_ino = key.ino + 1;
 		}
+		err = sffs_journal_apply(r->j, node, addr);
+		if (err)
+			return err;
 	}
 	r->j->replayed += r->ngroup;
 	r->ngroup = 0;

@@ -127,6 +127,8 @@ enum sffs_key_type {
 
 #define SFFS_KEY_TYPE_SHIFT	60
 #define SFFS_KEY_VALUE_MASK	0x0fffffffffffffffULL	/* low 60 bits */
+/* Inode numbers are below this: an orphan's key holds one as its value */
+#define SFFS_INO_LIMIT		(SFFS_KEY_VALUE_MASK + 1)
 #define SFFS_HASH_SHIFT		8
 #define SFFS_MAX_COLLISIONS	256
 
@@ -436,7 +438,8 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * @reserved1: zero
  * @commit: commit number, increases by one per checkpoint
  * @max_sqnum: highest sequence number written before this checkpoint
- * @next_ino: next inode number to hand out
+ * @next_ino: next inode number to hand out, from %SFFS_FIRST_INO and
+ *	      below %SFFS_INO_LIMIT
  * @index_root: address of the root index node
  * @index_root_len: its length
  * @index_height: levels of the index (the root is at level height - 1)

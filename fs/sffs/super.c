@@ -111,8 +111,6 @@ static int sffs_sync_fs(struct super_block *sb, int wait)
 	mutex_lock(&c->mutex);
 	err = sffs_journal_sync(&c->j);
 	mutex_unlock(&c->mutex);
-	if (!err)
-		mtd_sync(c->io.mtd);
 	return err;
 }
 

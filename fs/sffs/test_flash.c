@@ -157,6 +157,12 @@ static int rf_block_markbad(struct mtd_info *mtd, loff_t ofs)
 	return 0;
 }
 
+/* Nothing is cached here: only count the calls, which tests check */
+static void rf_sync(struct mtd_info *mtd)
+{
+	to_rf(mtd)->syncs++;
+}
+
 void sffs_rf_free(struct sffs_ramflash *rf)
 {
 	if (rf->mtd.index >= 0)
@@ -202,6 +208,7 @@ struct sffs_ramflash *sffs_rf_create(struct kunit *test,
 	rf->mtd._erase = rf_erase;
 	rf->mtd._block_isbad = rf_block_isbad;
 	rf->mtd._block_markbad = rf_block_markbad;
+	rf->mtd._sync = rf_sync;
 	err = mtd_device_register(&rf->mtd, NULL, 0);
 	if (err) {
 		rf->mtd.index = -1;

@@ -39,6 +39,8 @@
  * @programs: pages programmed
  * @erases: blocks erased
  * @eb_erases: per block, times erased
+ * @syncs: calls of mtd_sync(), which a device caching writes needs to
+ *	   put them on the medium
  */
 struct sffs_ramflash {
 	struct mtd_info mtd;
@@ -58,6 +60,7 @@ struct sffs_ramflash {
 	unsigned long programs;
 	unsigned long erases;
 	u32 eb_erases[RF_BLOCKS];
+	unsigned long syncs;
 };
 
 struct sffs_ramflash *sffs_rf_create(struct kunit *test,

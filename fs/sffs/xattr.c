@@ -118,6 +118,27 @@ out:
 	return err;
 }
 
+/*
+ * Is the attribute @name (@len bytes, not terminated) one the caller may
+ * see listed?  The handler of its namespace says, as for other file
+ * systems: trusted.* only to CAP_SYS_ADMIN.  A name no handler takes is
+ * not listed, as it could not be read either.
+ */
+static bool sffs_xattr_listed(struct dentry *dentry, const char *name,
+			      size_t len)
+{
+	const struct xattr_handler **h;
+
+	for (h = sffs_xattr_handlers; *h; h++) {
+		const char *prefix = xattr_prefix(*h);
+		size_t plen = strlen(prefix);
+
+		if (len >= plen && !memcmp(name, prefix, plen))
+			return !(*h)->list || (*h)->list(dentry);
+	}
+	return false;
+}
+
 ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
 {
 	struct inode *inode = d_inode(dentry);
@@ -147,7 +168,11 @@ ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
 						SFFS_NODE_XATTR);
 		if (err)
 			break;
+		key = ref.key;
+		key.tv++;
 		nlen = le16_to_cpu(xn->name_len);
+		if (!sffs_xattr_listed(dentry, xn->data, nlen))
+			continue;
 		if (size) {
 			if (total + nlen + 1 > size) {
 				err = -ERANGE;
@@ -157,8 +182,6 @@ ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
 			buffer[total + nlen] = 0;
 		}
 		total += nlen + 1;
-		key = ref.key;
-		key.tv++;
 	}
 	mutex_unlock(&c->mutex);
 	return err ? err : total;
