@@ -963,8 +963,9 @@ static void check_files(void)
 				 * power cut left them, and the kernel drops
 				 * them before the file grows again.
 				 */
-				warn("inode %llu: data block %llu past its size %llu, left by a power cut",
-				     ULL(owner->ino), ULL(blk), ULL(owner->size));
+				warn("inode %llu: data block %llu past its size %llu (a power cut)",
+				     ULL(owner->ino), ULL(blk),
+				     ULL(owner->size));
 				beyond = true;
 			}
 			/* a truncation to the size drops what is beyond */
