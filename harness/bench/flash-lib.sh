@@ -34,7 +34,7 @@ n=0
 
 now() { "$flashctl" now; }
 ms() { awk "BEGIN { printf \"%.1f\", ($2 - $1) / 1e6 }"; }
-metric() { echo "# METRIC $1 $2 $3"; }
+metric() { echo "# METRIC $1 $2 ${3:-}"; }
 kb() {
 	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
 	     /^Buffers:/ { b = $2 } /^Cached:/ { c = $2 }
