@@ -151,7 +151,7 @@ module-test: tree
 	exit $$rc
 
 ## make harness-test  unit tests of the harness (console parser, series tool,
-##                    bench RAM fit, deps.sh retries)
+##                    bench RAM fit, aging report, deps.sh retries)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
