@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-probe bench-slab bench-idle bench-idle-cost
+	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost
 
 all: demo
 
@@ -151,7 +151,7 @@ module-test: tree
 	exit $$rc
 
 ## make harness-test  unit tests of the harness (console parser, series tool,
-##                    bench RAM fit, deps.sh retries)
+##                    bench RAM fit, aging report, deps.sh retries)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
@@ -181,6 +181,19 @@ bench-flash: tree
 	@$(H)/bench-flash.sh $(TREE) $(FOBJ) $(FOBJ_SUM) \
 		$(BUILD)/ksft-x86_64/install $(OUT)/bench $(AFOBJ) \
 		$(BUILD)/ksft-arm/install $(BUSYBOX_arm)
+
+## make bench-aging   SFFS, UBIFS and JFFS2 aged on 1, 4 and (if the host has
+##                    the memory) 16 GiB nandsim: filled to 90%, then fsync'd
+##                    overwrites and file replacements until the device was
+##                    written 5 times over; throughput, fsync latency, write
+##                    amplification, wear, mounts and RAM of the aged file
+##                    systems, 3 runs (BENCH_AGING_SIZES, BENCH_AGING_TIMES,
+##                    BENCH_RUNS, BENCH_RESUME: harness/bench-aging.sh)
+bench-aging: tree
+	@$(MAKE) --no-print-directory ksft ARCH=x86_64
+	$(H)/kbuild.sh x86_64 $(TREE) $(FOBJ) $(FFRAGS)
+	@$(H)/bench-aging.sh $(TREE) $(FOBJ) $(BUILD)/ksft-x86_64/install \
+		$(OUT)/bench
 
 ## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
 ##                    driver_async_probe=* and the series on the benchmark

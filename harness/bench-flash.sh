@@ -49,23 +49,13 @@ fills=${BENCH_FILLS:-"25:random:x 75:random 25:text 75:text"}
 runs=${BENCH_RUNS:-3}
 repeats=${BENCH_REPEATS:-3}
 allfs=${BENCH_FS:-"sffs sffs-zstd ubifs ubifs-fm jffs2 jffs2-sum"}
-# second ID byte of a 2 KiB page, 128 KiB block chip of each size
-# (drivers/mtd/nand/raw/nand_ids.c)
-declare -A idb=([256]=0xda [512]=0xdc [1024]=0xd3 [2048]=0xd5 [4096]=0xd7
-		[8192]=0xde [16384]=0x3a)
+. "$here/bench/flash-host.sh"
 
 asizes=
 [ -z "$aobj" ] || asizes=${BENCH_ARM_SIZES:-"256 1024"}
-for o in "$obj" "$objsum" $aobj; do
-	mkdir -p "$o/mtdcount"
-	cp "$here/bench/mtdcount/Kbuild" "$here/bench/mtdcount/mtdcount.c" \
-		"$o/mtdcount/"
-	cross=
-	[ "$o" != "$aobj" ] || cross=arm-linux-gnueabihf-
-	make -s -C "$tree" O="$o" M="$o/mtdcount" ARCH=$([ -n "$cross" ] &&
-		echo arm || echo x86_64) CROSS_COMPILE=$cross \
-		CC="ccache ${cross}gcc" modules || exit 1
-done
+build_mtdcount "$tree" "$obj" x86_64 || exit 1
+build_mtdcount "$tree" "$objsum" x86_64 || exit 1
+[ -z "$aobj" ] || build_mtdcount "$tree" "$aobj" arm || exit 1
 
 # guest ARCH NAME KERNEL_OBJ KSFT BUSYBOX SIZE_MB DATA_MB KIND EXTRAS FSS
 guest() {
@@ -78,37 +68,18 @@ guest() {
 	# the page cache a copy of what was last written.  A guest that would
 	# not fit in the host's free memory is not started.
 	local mem=$((768 + $6 / 16 + 2 * $7)) wd=$out/flash/$2 inputs
-	# what the guest's figures depend on, to tell whether a kept one
-	# still stands for this kernel and these parameters: the contents
-	# of the files and the parameters, not where the files are, so that
-	# make and a direct call share their guests
-	inputs=$( (sha256sum "$3/$image" "$3/mtdcount/mtdcount.ko" \
-		"$here/bench/flash-guest.sh" "$4"/flash/* "$4"/sffs/* "$5" \
-		2>/dev/null | cut -d' ' -f1
-		echo "$1 $2 ${*:6}" "$repeats") | sha256sum | cut -d' ' -f1)
-	if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$wd/result.json" ] &&
-	   [ "$(cat "$wd/inputs" 2>/dev/null)" = "$inputs" ] &&
-	   python3 -c 'import json, sys
-sys.exit(json.load(open(sys.argv[1])).get("failed", 1) != 0)' \
-		"$wd/result.json"; then
-		echo "   kept from $(date -u -r "$wd/result.json" '+%F %T') UTC"
-		return 0
-	fi
-	if [ $((mem + 2048)) -gt "$(awk '/^MemAvailable:/ {
-			print int($2 / 1024) }' /proc/meminfo)" ]; then
-		echo "   SKIP: $mem MiB of guest memory do not fit on this host"
-		mkdir -p "$wd"
-		echo "needs $mem MiB, more than the host had free" \
-			> "$wd/skipped"
-		return 0
-	fi
-	rm -f "$wd/skipped"
+	inputs=$(guest_inputs "$3/$image" "$3/mtdcount/mtdcount.ko" \
+		"$here/bench/flash-guest.sh" "$here/bench/flash-lib.sh" \
+		"$4"/flash/* "$4"/sffs/* "$5" -- "$1 $2 ${*:6}" "$repeats")
+	guest_kept "$wd" "$inputs" && return 0
+	guest_fits "$wd" "$mem" || return 0
 	"$here/qemu-run" --arch "$1" --kernel "$3/$image" \
 		--busybox "$5" --name "bench-flash-$2" \
 		--workdir "$out/flash/$2" --payload "$4" \
 		--payload "$here/bench/flash-guest.sh:flash-guest.sh" \
+		--payload "$here/bench/flash-lib.sh:flash-lib.sh" \
 		--payload "$3/mtdcount/mtdcount.ko:mtdcount.ko" \
-		--append "nandsim.id_bytes=0xec,${idb[$6]},0x51,0x95" \
+		--append "$(flash_nandsim "$6")" \
 		--mem $mem --timeout $((900 + $7 * 6)) \
 		--run "./flash-guest.sh $7 $8 $repeats $9 '${10}'" |
 		grep -E '^(PASS|FAIL)' | sed 's/^/   /'

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
 relies on, the MAINTAINERS insertion of series.py, the RAM fit of the
-flash benchmark's report and deps.sh riding out a mirror in mid-sync.  A
+flash benchmark's report, the aging benchmark's report math and deps.sh
+riding out a mirror in mid-sync.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
 import importlib.machinery
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +18,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+# the bench reports import what they share from there
+sys.path.insert(0, os.path.join(HERE, 'bench'))
 import series  # noqa: E402
 
 
@@ -29,6 +33,7 @@ def load(name, path):
 
 qr = load('qemu_run', os.path.join(HERE, 'qemu-run'))
 fr = load('flash_report', os.path.join(HERE, 'bench', 'flash-report.py'))
+ar = load('aging_report', os.path.join(HERE, 'bench', 'aging-report.py'))
 
 KSFT = """\
 TAP version 13
@@ -146,6 +151,123 @@ class RamFit(unittest.TestCase):
 
     def test_one_flash_size_cannot_be_split(self):
         self.assertIsNone(fr.ram_fit([(f, 1, f) for f in (64, 128, 256, 512)]))
+
+
+class AgingReport(unittest.TestCase):
+    """aging-report.py on the figures of made-up guests: medians and
+    spreads over the runs, figures derived per run, the steady state's
+    windows, and what was not run"""
+
+    def guest(self, out, name, metrics, ok=True):
+        d = os.path.join(out, 'aging', name)
+        os.makedirs(d)
+        with open(os.path.join(d, 'result.json'), 'w') as f:
+            json.dump({'failed': 0 if ok else 1,
+                       'results': [{'name': 'aged', 'ok': ok}],
+                       'metrics': {k: {'value': v, 'unit': ''}
+                                   for k, v in metrics.items()}}, f)
+
+    @staticmethod
+    def figures(fs, run):
+        """run 1, 2 and 3 of @fs: steady state 10, 14 and 12 MiB/s,
+        throughput falling over the windows, run 3 without window 20"""
+        m = {'%s_steady_MiBps' % fs: (10, 14, 12)[run - 1],
+             '%s_steady_fsync_p99_us' % fs: 1000.0 * run,
+             # 4 blocks erased 5 - run, 5, 5 and 5 + run times
+             '%s_ec_min' % fs: 5 - run, '%s_ec_max' % fs: 5 + run,
+             '%s_ec_sum' % fs: 20, '%s_ec_sumsq' % fs: 100 + 2 * run * run,
+             '%s_ec_blocks' % fs: 4,
+             '%s_unclean_ms' % fs: 20.0 + run}
+        for r in (1, 2):
+            m['%s_mount_ms_%d' % (fs, r)] = 10.0 * run + r
+        for w in range(1, 21 if run < 3 else 20):
+            m['%s_w%02d_MiBps' % (fs, w)] = 40.0 - w - run
+            m['%s_w%02d_wa' % (fs, w)] = 1 + w / 10
+        return m
+
+    def report(self, fss=('sffs', 'ubifs', 'jffs2')):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        out = tmp.name
+        for run in (1, 2, 3):
+            for fs in fss:
+                self.guest(out, '1024-%s-r%d' % (fs, run),
+                           self.figures(fs, run), ok=(fs, run) != ('jffs2', 2))
+        os.makedirs(os.path.join(out, 'aging', '16384-sffs-r1'))
+        with open(os.path.join(out, 'aging', '16384-sffs-r1', 'skipped'),
+                  'w') as f:
+            f.write('needs 20224 MiB, more than the host had free\n')
+        rc = ar.main(['aging-report.py', out, '3', '2', '6.1.0',
+                      '1024 4096 16384', '5', '90', ' '.join(fss)],
+                     echo=False)
+        with open(os.path.join(out, 'aging.json')) as f:
+            res = json.load(f)
+        with open(os.path.join(out, 'aging.md')) as f:
+            md = f.read()
+        return rc, res, md, out
+
+    def test_medians_and_spread_over_the_runs(self):
+        _, res, md, _ = self.report()
+        s = res['summary']['1024']['sffs']
+        self.assertEqual(s['steady_MiBps'], [12, 10, 14])
+        # latencies in the tables are in ms
+        self.assertEqual(s['steady_fsync_p99_ms'], [2.0, 1.0, 3.0])
+        self.assertIn('| 1024 MiB | 12.00 (10.00-14.00) |', md)
+
+    def test_repeated_mounts_of_every_run_pooled(self):
+        _, res, _, _ = self.report()
+        v = res['cases']['1024']['fs']['ubifs']['mount_ms']
+        self.assertEqual(sorted(v), [11, 12, 21, 22, 31, 32])
+        self.assertEqual(res['summary']['1024']['ubifs']['mount_ms'],
+                         [21.5, 11, 32])
+
+    def test_wear_derived_per_run_before_the_median(self):
+        _, res, _, _ = self.report()
+        f = res['cases']['1024']['fs']['sffs']
+        self.assertEqual(f['ec_mean'], [5, 5, 5])
+        # standard deviations sqrt(2 / 4), sqrt(8 / 4), sqrt(18 / 4)
+        for sd, want in zip(f['ec_sd'], (0.5 ** 0.5, 2 ** 0.5, 4.5 ** 0.5)):
+            self.assertAlmostEqual(sd, want)
+        self.assertEqual(f['ec_spread'], [2, 4, 6])
+        self.assertAlmostEqual(f['ec_cv'][1], 2 ** 0.5 / 5)
+        self.assertEqual(res['summary']['1024']['sffs']['ec_spread'],
+                         [4, 2, 6])
+
+    def test_windows_over_the_device_writes(self):
+        _, res, md, _ = self.report()
+        w = res['summary']['1024']['jffs2']['windows']['MiBps']
+        self.assertEqual(len(w), 20)
+        self.assertEqual(w[0], [0.25, 37.0, 36.0, 38.0])
+        # the window only two runs reached: their median and spread
+        self.assertEqual(w[19], [5.0, 18.5, 18.0, 19.0])
+        self.assertIn('| 5.00 | 18.50 (18.00-19.00) |', md)
+
+    def test_noisy_figure_marked(self):
+        _, _, md, _ = self.report()
+        # unclean mounts 21, 22, 23 are steady; the spread of the
+        # erase counts, 2 to 6, is not
+        self.assertIn('| 22.0 (21.0-23.0) |', md)
+        self.assertIn('| ~4 (2-6) |', md)
+
+    def test_failed_and_skipped_guests_reported(self):
+        rc, res, md, _ = self.report()
+        self.assertEqual(rc, 1)
+        self.assertEqual(res['failed'], ['1024-jffs2-r2: aged'])
+        self.assertIn('16384 MiB', res['skipped'])
+        self.assertIn('Not run: 16384 MiB (each guest needs 20224 MiB',
+                      md)
+        self.assertIn('| 4096 MiB | - | - | - |', md)
+
+    def test_plots_for_the_sizes_that_ran(self):
+        _, _, _, out = self.report(fss=('sffs', 'ubifs'))
+        gps = sorted(f for f in os.listdir(out) if f.endswith('.gp'))
+        self.assertEqual(gps, ['aging-1024-tput.gp', 'aging-1024-wa.gp'])
+        with open(os.path.join(out, 'aging-1024-wa.dat')) as f:
+            blocks = f.read().split('\n\n\n')
+        # one data block per file system, 20 windows each
+        self.assertEqual(blocks[0].splitlines()[0], '# SFFS')
+        self.assertEqual(len(blocks[0].splitlines()), 21)
+        self.assertEqual(blocks[0].splitlines()[1], '0.25 1.1 1.1 1.1')
 
 
 # Stand-ins for the Debian tools deps.sh calls.  apt-get logs each call and

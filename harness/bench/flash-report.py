@@ -14,15 +14,11 @@ from it.
 
 import json
 import os
-import re
 import statistics
 import sys
-import time
 
-NAMES = {'sffs': 'SFFS', 'sffs-zstd': 'SFFS+zstd', 'ubifs': 'UBIFS',
-         'ubifs-fm': 'UBIFS+fastmap',
-         'jffs2': 'JFFS2', 'jffs2-sum': 'JFFS2+summary'}
-NOISY = 1 / 3
+import flashstat
+from flashstat import NAMES
 
 
 def ram_fit(points):
@@ -53,15 +49,6 @@ def ram_fit(points):
     return b[0], b[1], b[2], res
 
 
-def load(out, name):
-    try:
-        with open(os.path.join(out, 'flash', name, 'result.json')) as f:
-            r = json.load(f)
-    except (OSError, ValueError):
-        return None
-    return r
-
-
 def main():
     out, runs, repeats, kver = sys.argv[1:5]
     sizes = [int(s) for s in sys.argv[5].split()]
@@ -75,8 +62,6 @@ def main():
            'nandsim': '2 KiB pages, 128 KiB erase blocks',
            'runs': runs, 'remounts_per_run': repeats,
            'cases': {}, 'failed': [], 'skipped': {}}
-    key_re = re.compile(r'^(?P<fs>sffs-zstd|sffs|ubifs-fm|ubifs|jffs2-sum|jffs2)_'
-                        r'(?P<what>.*?)(_(?P<rep>\d+))?$')
     todo = [('x86_64', mb, f) for mb in sizes for f in fills] + \
         [('arm', mb, fills[0]) for mb in asizes]
     for arch, mb, f in todo:
@@ -89,34 +74,18 @@ def main():
         for run in range(1, runs + 1):
             for k in ('main', 'sum'):
                 name = '%s-%s-r%d' % (case, k, run)
-                r = load(out, name)
+                wd = os.path.join(out, 'flash', name)
+                r = flashstat.load(wd)
                 if r is None:
                     # bench-flash.sh did not start a guest that would
                     # not fit in the host's memory, and said why
-                    try:
-                        with open(os.path.join(out, 'flash', name,
-                                               'skipped')) as f:
-                            res['skipped'][case] = f.read().strip()
-                    except OSError:
-                        pass
+                    why = flashstat.skipped(wd)
+                    if why:
+                        res['skipped'][case] = why
                     continue
-                # when the guest ran (BENCH_RESUME keeps earlier guests)
-                c.setdefault('guests', {})[name] = time.strftime(
-                    '%Y-%m-%d %H:%M:%S', time.gmtime(os.path.getmtime(
-                        os.path.join(out, 'flash', name, 'result.json'))))
-                for t in r.get('results', []):
-                    if not t.get('ok', True):
-                        res['failed'].append('%s: %s' % (name,
-                                                         t.get('name')))
-                for p in r.get('problems', []) + r.get(
-                        'harness_failures', []):
-                    res['failed'].append('%s: %s' % (name, p))
-                for key, v in r.get('metrics', {}).items():
-                    m = key_re.match(key)
-                    if not m:
-                        continue
-                    d = c['fs'].setdefault(m['fs'], {})
-                    d.setdefault(m['what'], []).append(v['value'])
+                c.setdefault('guests', {})[name] = flashstat.ran_at(wd)
+                res['failed'] += flashstat.failures(name, r)
+                flashstat.figures(r, c['fs'])
 
     def vals(case, fs, what):
         return res['cases'].get(case, {}).get('fs', {}).get(fs, {}).get(
@@ -130,16 +99,7 @@ def main():
         v = vals(case, fs, what)
         if scale:
             v = [scale(x) for x in v if x]
-        if not v:
-            return '-'
-        m = statistics.median(v)
-        s = spec % m
-        if len(v) > 1:
-            spread = max(v) - min(v)
-            s += ' (%s-%s)' % (spec % min(v), spec % max(v))
-            if m and spread / abs(m) > NOISY:
-                s = '~' + s
-        return s
+        return flashstat.cell(v, spec)
 
     ran = [t for c in res['cases'].values()
            for t in c.get('guests', {}).values()]
@@ -336,17 +296,12 @@ def main():
                     'set key top left noenhanced\n'
                     'set xlabel "nandsim size"\n'
                     '%s'
-                    'plot %s\n'
-                    # the same plot as SVG, text that the documentation
-                    # can carry (flash-rst.py)
-                    'set terminal svg size 900,500 font "sans,13" '
-                    'background "white"\n'
-                    'set output "%s/flash-%s.svg"\n'
-                    'replot\n' % (out, name, label, fills[0][0], fills[0][1],
-                                  runs, label,
-                                  'set logscale y\nset yrange [0.1:*]\n'
-                                  if logy else 'set yrange [0:*]\n', cols,
-                                  out, name))
+                    'plot %s\n' % (out, name, label, fills[0][0],
+                                   fills[0][1], runs, label,
+                                   'set logscale y\nset yrange [0.1:*]\n'
+                                   if logy else 'set yrange [0:*]\n', cols)
+                    # the same plot as SVG for flash-rst.py
+                    + flashstat.svg_too(out, 'flash-' + name))
     return 1 if res['failed'] else 0
 
 

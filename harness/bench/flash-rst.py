@@ -15,7 +15,7 @@ import re
 import sys
 import textwrap
 
-from rst import table as rst_table
+from rst import copy_svg, figure, md_tables, table as rst_table
 
 # flash.md heading -> (rst heading, columns kept: None for all)
 SECTIONS = [
@@ -54,18 +54,6 @@ START = re.compile(r'^(%s|Clean mount, ms)' % PLOTS)
 END = 'A ``~`` marks'
 
 
-def md_tables(text):
-    """{heading: [row cells]} of every table in flash.md"""
-    tables, head = {}, None
-    for line in text.splitlines():
-        if line.startswith('## '):
-            head = line[3:].strip()
-        elif line.startswith('|') and head and not line.startswith('|---'):
-            cells = [c.strip() for c in line.strip('|').split('|')]
-            tables.setdefault(head, []).append(cells)
-    return tables
-
-
 def main():
     md, rst = sys.argv[1], sys.argv[2]
     tables = md_tables(open(md).read())
@@ -84,15 +72,8 @@ def main():
     for name, alt in FIGURES:
         svg = os.path.join(os.path.dirname(md), 'flash-%s.svg' % name)
         fig = 'sffs-%s.svg' % name
-        # as text in a patch: no trailing white space, no blank line
-        # at the end (git am --whitespace=error refuses both)
-        with open(svg) as f:
-            text = ''.join(l.rstrip() + '\n' for l in f).rstrip('\n') + '\n'
-        with open(os.path.join(os.path.dirname(rst), fig), 'w') as f:
-            f.write(text)
-        new += ['.. kernel-figure:: ' + fig, '   :alt: ' + alt, ''] + \
-            textwrap.wrap(alt, 72, initial_indent='   ',
-                          subsequent_indent='   ') + ['']
+        copy_svg(svg, os.path.join(os.path.dirname(rst), fig))
+        new += figure(fig, alt)
     for md_head, rst_head, keep in SECTIONS:
         rows = tables.get(md_head)
         if not rows:

@@ -1,8 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What the *-rst.py scripts share: turning the cells of a Markdown table
-that a bench report wrote into a reStructuredText simple table, copied as
-they are."""
+"""What the *-rst.py scripts share: reading the tables of the Markdown a
+bench report wrote and turning their cells into reStructuredText simple
+tables, copied as they are."""
 import re
+import textwrap
+
+
+def md_tables(text):
+    """{heading: [row cells]} of every table in a report's Markdown, the
+    header row first"""
+    tables, head = {}, None
+    for line in text.splitlines():
+        if line.startswith('## '):
+            head = line[3:].strip()
+        elif line.startswith('|') and head and not line.startswith('|---'):
+            cells = [c.strip() for c in line.strip('|').split('|')]
+            tables.setdefault(head, []).append(cells)
+    return tables
 
 
 def escape(text):
@@ -23,3 +37,20 @@ def table(rows):
             out.append(rule)
     out.append(rule)
     return out
+
+
+def copy_svg(src, dst):
+    """copy a plot gnuplot drew as SVG into the documentation, as text a
+    patch can carry: no trailing white space, no blank line at the end
+    (git am --whitespace=error refuses both)"""
+    with open(src) as f:
+        text = ''.join(l.rstrip() + '\n' for l in f).rstrip('\n') + '\n'
+    with open(dst, 'w') as f:
+        f.write(text)
+
+
+def figure(name, alt):
+    """the kernel-figure directive of the plot @name, @alt its caption"""
+    return ['.. kernel-figure:: ' + name, '   :alt: ' + alt, ''] + \
+        textwrap.wrap(alt, 72, initial_indent='   ',
+                      subsequent_indent='   ') + ['']

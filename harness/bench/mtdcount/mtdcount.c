@@ -10,10 +10,19 @@
  * the same flash as one mounted on mtdN; the counters, in
  * /sys/module/mtdcount/parameters/, give its write amplification measured
  * below the file system, where UBIFS, JFFS2 and SFFS look alike.
+ *
+ * It also counts the erases of each erase block, for the wear a workload
+ * leaves whatever file system ran it (make bench-aging): erase_min,
+ * erase_max, erase_sum and erase_sumsq summarise the counts over every
+ * block of the device, and writing to erase_reset starts them again from
+ * zero (the byte counters above are left alone).
  */
 #include <linux/atomic.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mtd/mtd.h>
+#include <linux/slab.h>
 
 static int mtd_num = -1;
 module_param_named(mtd, mtd_num, int, 0444);
@@ -35,13 +44,61 @@ module_param_cb(erases, &cnt_ops, &cnt_erases, 0444);
 static struct mtd_info *lower;
 static struct mtd_info upper;
 
+/* erases of each erase block since the module was loaded or reset */
+static atomic_t *block_erases;
+static u32 nr_blocks;
+
+enum { EC_MIN, EC_MAX, EC_SUM, EC_SUMSQ };
+
+static int ec_get(char *buf, const struct kernel_param *kp)
+{
+	u64 lo = U64_MAX, hi = 0, sum = 0, sumsq = 0, v[4];
+	u32 i;
+
+	for (i = 0; i < nr_blocks; i++) {
+		u64 n = atomic_read(&block_erases[i]);
+
+		lo = min(lo, n);
+		hi = max(hi, n);
+		sum += n;
+		sumsq += n * n;
+	}
+	v[EC_MIN] = nr_blocks ? lo : 0;
+	v[EC_MAX] = hi;
+	v[EC_SUM] = sum;
+	v[EC_SUMSQ] = sumsq;
+	return sysfs_emit(buf, "%llu\n", v[(long)kp->arg]);
+}
+
+static int ec_reset(const char *val, const struct kernel_param *kp)
+{
+	u32 i;
+
+	for (i = 0; i < nr_blocks; i++)
+		atomic_set(&block_erases[i], 0);
+	return 0;
+}
+
+static const struct kernel_param_ops ec_ops = { .get = ec_get };
+static const struct kernel_param_ops ec_reset_ops = { .set = ec_reset };
+module_param_cb(erase_min, &ec_ops, (void *)EC_MIN, 0444);
+module_param_cb(erase_max, &ec_ops, (void *)EC_MAX, 0444);
+module_param_cb(erase_sum, &ec_ops, (void *)EC_SUM, 0444);
+module_param_cb(erase_sumsq, &ec_ops, (void *)EC_SUMSQ, 0444);
+module_param_cb(erase_reset, &ec_reset_ops, NULL, 0200);
+
 static int mc_erase(struct mtd_info *mtd, struct erase_info *instr)
 {
 	int err = mtd_erase(lower, instr);
+	u64 b;
 
 	if (!err) {
 		atomic64_add(instr->len, &cnt_erase);
 		atomic64_inc(&cnt_erases);
+		for (b = div_u64(instr->addr, mtd->erasesize);
+		     b < nr_blocks && b * mtd->erasesize < instr->addr + instr->len;
+		     b++)
+			atomic_inc(&block_erases[b]);
 	}
 	return err;
 }
@@ -97,6 +154,12 @@ static int __init mtdcount_init(void)
 	lower = get_mtd_device(NULL, mtd_num);
 	if (IS_ERR(lower))
 		return PTR_ERR(lower);
+	nr_blocks = div_u64(lower->size, lower->erasesize);
+	block_erases = kvcalloc(nr_blocks, sizeof(*block_erases), GFP_KERNEL);
+	if (!block_erases) {
+		put_mtd_device(lower);
+		return -ENOMEM;
+	}
 	upper.name = "mtdcount";
 	upper.type = lower->type;
 	upper.flags = lower->flags;
@@ -122,8 +185,10 @@ static int __init mtdcount_init(void)
 	if (mtd_get_master(lower)->_max_bad_blocks)
 		upper._max_bad_blocks = mc_max_bad;
 	err = mtd_device_register(&upper, NULL, 0);
-	if (err)
+	if (err) {
+		kvfree(block_erases);
 		put_mtd_device(lower);
+	}
 	return err;
 }
 
@@ -131,6 +196,7 @@ static void __exit mtdcount_exit(void)
 {
 	mtd_device_unregister(&upper);
 	put_mtd_device(lower);
+	kvfree(block_erases);
 }
 
 module_init(mtdcount_init);
