@@ -78,6 +78,55 @@ static void sffs_fs_mount_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * A clean mount reads what it needs to find the last checkpoint, the
+ * index root and the root inode, whatever the file system holds: here a
+ * mount of an empty file system and one of 600 files in a deeper index
+ * read within a few pages of each other.
+ */
+static void sffs_fs_mount_reads_bounded(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, 8192, GFP_KERNEL);
+	unsigned long long empty, full;
+	unsigned long empty_reads, full_reads;
+	struct vfsmount *mnt;
+	char name[16];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_rf_umount(mnt);
+	rf->read_bytes = 0;
+	rf->reads = 0;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	empty = rf->read_bytes;
+	empty_reads = rf->reads;
+	for (i = 0; i < 600; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		sffs_test_fill(buf, 8192, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, 8192,
+							   false), 0);
+	}
+	sffs_rf_umount(mnt);
+	rf->read_bytes = 0;
+	rf->reads = 0;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	full = rf->read_bytes;
+	full_reads = rf->reads;
+	KUNIT_EXPECT_GT(test, SFFS_SB(mnt->mnt_sb)->j.idx.height, 1U);
+	sffs_rf_umount(mnt);
+	kunit_info(test, "a clean mount read %llu bytes in %lu reads empty, %llu in %lu with 600 files\n",
+		   empty, empty_reads, full, full_reads);
+	/* a deeper index, an anchor unit more: nothing per block or file */
+	KUNIT_EXPECT_LE(test, full_reads, empty_reads + 4);
+	KUNIT_EXPECT_LE(test, full, empty + 4ULL * RF_WRITESIZE);
+	KUNIT_EXPECT_LT(test, full, (unsigned long long)RF_ERASESIZE / 2);
+}
+
 static void sffs_fs_not_sffs(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -2494,6 +2543,7 @@ static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
 
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
+	KUNIT_CASE(sffs_fs_mount_reads_bounded),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),

@@ -33,6 +33,8 @@ static int rf_read(struct mtd_info *mtd, loff_t from, size_t len,
 
 	memcpy(buf, rf->mem + from, len);
 	*retlen = len;
+	rf->reads++;
+	rf->read_bytes += len;
 	for (eb = first; eb <= last; eb++) {
 		if (test_bit(eb, rf->broken))
 			return -EBADMSG;

@@ -38,6 +38,8 @@
  * @violations: writes that broke a NAND rule, and erases of bad blocks
  * @programs: pages programmed
  * @erases: blocks erased
+ * @reads: read calls
+ * @read_bytes: bytes read
  * @eb_erases: per block, times erased
  * @syncs: calls of mtd_sync(), which a device caching writes needs to
  *	   put them on the medium
@@ -59,6 +61,8 @@ struct sffs_ramflash {
 	unsigned int violations;
 	unsigned long programs;
 	unsigned long erases;
+	unsigned long reads;
+	unsigned long long read_bytes;
 	u32 eb_erases[RF_BLOCKS];
 	unsigned long syncs;
 };
