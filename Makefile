@@ -150,8 +150,8 @@ module-test: tree
 		sed 's/^/module-test: /' > $(RESULTS)/module-test; \
 	exit $$rc
 
-## make harness-test  unit tests of the harness (console parser, series tool,
-##                    bench RAM fit, deps.sh retries)
+## make harness-test  unit tests of the harness (console parser, qemu-run's
+##                    power cut, series tool, bench RAM fit, deps.sh retries)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
-relies on, the MAINTAINERS insertion of series.py, the RAM fit of the
-flash benchmark's report and deps.sh riding out a mirror in mid-sync.  A
+relies on, qemu-run's power cut at a console marker, the MAINTAINERS
+insertion of series.py, the RAM fit of the flash benchmark's report and
+deps.sh riding out a mirror in mid-sync.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
 import importlib.machinery
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -98,6 +100,62 @@ class ConsoleParser(unittest.TestCase):
             'ok 1 no bugs here'])
         self.assertEqual(problems, [])
         self.assertIsNone(rc)
+
+
+class KillAfter(unittest.TestCase):
+    """qemu-run --kill-after, with a stand-in for qemu-system-x86_64 that
+    prints a console and then waits as a working guest would."""
+
+    def run_qemu_run(self, console, *opts, end='exec sleep 30'):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        stub = os.path.join(tmp.name, 'qemu-system-x86_64')
+        with open(stub, 'w') as f:
+            f.write('#!/bin/sh\n')
+            for line in console.splitlines():
+                f.write("echo '%s'\n" % line)
+            # exec: no child left holding the console pipe after SIGKILL
+            f.write(end + '\n')
+        os.chmod(stub, 0o755)
+        kernel = os.path.join(tmp.name, 'bzImage')
+        open(kernel, 'w').close()
+        work = os.path.join(tmp.name, 'work')
+        env = dict(os.environ, PATH=tmp.name + ':' + os.environ['PATH'])
+        res = subprocess.run(
+            [sys.executable, os.path.join(HERE, 'qemu-run'), '--arch',
+             'x86_64', '--kernel', kernel, '--busybox', sys.executable,
+             '--workdir', work, '--timeout', '20'] + list(opts),
+            env=env, capture_output=True, text=True)
+        with open(os.path.join(work, 'result.json')) as f:
+            return res.returncode, json.load(f)
+
+    def test_killed_after_the_marker_is_no_failure(self):
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nok 1 previous boot checked\n'
+            '# WORKING\n', '--kill-after', '^# WORKING',
+            '--kill-delay', '0.3')
+        self.assertEqual(rc, 0, res['harness_failures'])
+        self.assertGreaterEqual(res['killed_s'], 0.3)
+        self.assertLess(res['wall_s'], 10)
+        self.assertFalse(res['timed_out'])
+        self.assertIsNone(res['exit_status'])
+        self.assertEqual(res['passed'], 1)
+
+    def test_marker_never_seen_is_a_failure(self):
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nnot ok 1 mount\nqemu-run: exit 0\n',
+            '--kill-after', '^# WORKING', end='exit 0')
+        self.assertEqual(rc, 1)
+        self.assertIsNone(res['killed_s'])
+        self.assertFalse(res['timed_out'])
+        self.assertIn('no console line matched --kill-after ^# WORKING',
+                      res['harness_failures'])
+
+    def test_without_kill_after_a_silent_end_is_a_failure(self):
+        rc, res = self.run_qemu_run('qemu-run: guest up 0.1 s\nok 1 a\n',
+                                    '--timeout', '1')
+        self.assertEqual(rc, 1)
+        self.assertIsNone(res['killed_s'])
 
 
 class Maintainers(unittest.TestCase):
