@@ -10,6 +10,13 @@
  * the same flash as one mounted on mtdN; the counters, in
  * /sys/module/mtdcount/parameters/, give its write amplification measured
  * below the file system, where UBIFS, JFFS2 and SFFS look alike.
+ *
+ * With sync_each=1 it also syncs mtdN after every program and erase, for
+ * the real power cuts of make stress: block2mtd keeps what is written to
+ * it in the page cache of its block device until writeback or mtd_sync(),
+ * where a power cut loses it, and writeback stores it in any order.  Made
+ * to wait for each one, it is a flash whose programs and erases are done,
+ * in order, when they return.
  */
 #include <linux/atomic.h>
 #include <linux/module.h>
@@ -18,6 +25,10 @@
 static int mtd_num = -1;
 module_param_named(mtd, mtd_num, int, 0444);
 MODULE_PARM_DESC(mtd, "number of the MTD device to count");
+
+static bool sync_each;
+module_param(sync_each, bool, 0444);
+MODULE_PARM_DESC(sync_each, "sync the device after every program and erase");
 
 static atomic64_t cnt_read, cnt_prog, cnt_erase, cnt_erases;
 
@@ -43,6 +54,8 @@ static int mc_erase(struct mtd_info *mtd, struct erase_info *instr)
 		atomic64_add(instr->len, &cnt_erase);
 		atomic64_inc(&cnt_erases);
 	}
+	if (sync_each)
+		mtd_sync(lower);
 	return err;
 }
 
@@ -67,6 +80,8 @@ static int mc_write_oob(struct mtd_info *mtd, loff_t to,
 	int err = mtd_write_oob(lower, to, ops);
 
 	atomic64_add(ops->retlen + ops->oobretlen, &cnt_prog);
+	if (sync_each)
+		mtd_sync(lower);
 	return err;
 }
 
