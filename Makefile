@@ -40,7 +40,7 @@ KSFT_TARGETS	?= flash wakeups sffs
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
 RESULTS	:= $(OUT)/results
 
-.PHONY: all demo help deps tree series check kunit stress kernel ksft qemu-test qemu-test-4k module-test \
+.PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost
 
@@ -150,8 +150,9 @@ module-test: tree
 		sed 's/^/module-test: /' > $(RESULTS)/module-test; \
 	exit $$rc
 
-## make harness-test  unit tests of the harness (console parser, series tool,
-##                    bench RAM fit, aging report, deps.sh retries)
+## make harness-test  unit tests of the harness (console parser, qemu-run's
+##                    power cut, series tool, bench RAM fit, aging report,
+##                    deps.sh retries)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
@@ -264,6 +265,29 @@ stress: tree
 		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) \
 		--kernel_args=sffs.bb_rounds=$(STRESS_BB_ROUNDS) --timeout=3600 \
 		'filter=sffs_[bp][ao]*'
+
+## make stress-cuts ARCH=arm|x86_64  real power cuts: QEMU killed with SIGKILL
+##                    while the guest writes, fsyncs and renames on SFFS on a
+##                    flash backed by a file (ARM: CFI NOR; x86_64: block2mtd
+##                    on virtio-blk), each boot checking what the last cut
+##                    left (STRESS_REAL_CUTS, default 500, STRESS_SEED,
+##                    STRESS_KILL_MAX: harness/stress-cuts.sh)
+STRESS_REAL_CUTS ?= 500
+export STRESS_REAL_CUTS
+COBJ		= $(TREE)/.obj-$(ARCH)-cuts
+stress-cuts: tree
+	$(H)/kbuild.sh $(ARCH) $(TREE) $(COBJ) $(TEST_FRAGS) \
+		$(H)/configs/stress-cuts-$(ARCH).config
+	@mkdir -p $(BUILD)/tools-sffs $(COBJ)/mtdcount $(OUT)/stress
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+ifeq ($(ARCH),x86_64)
+	@cp $(H)/bench/mtdcount/Kbuild $(H)/bench/mtdcount/mtdcount.c $(COBJ)/mtdcount/
+	@$(MAKE) -s -C $(TREE) O=$(COBJ) M=$(COBJ)/mtdcount ARCH=x86_64 \
+		CC="ccache gcc" modules
+endif
+	$(H)/stress-cuts.sh $(ARCH) $(COBJ)/$(IMAGE_$(ARCH)) $(BUSYBOX_$(ARCH)) \
+		$(BUILD)/tools-sffs $(OUT)/stress \
+		$(if $(filter x86_64,$(ARCH)),$(COBJ)/mtdcount/mtdcount.ko)
 
 bisect-check: tree
 	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
-relies on, the MAINTAINERS insertion of series.py, the RAM fit of the
-flash benchmark's report, the aging benchmark's report math and deps.sh
-riding out a mirror in mid-sync.  A
+relies on, qemu-run's power cut at a console marker, the verdicts of the
+real power cuts of make stress, the MAINTAINERS insertion of series.py,
+the RAM fit of the flash benchmark's report, the aging benchmark's report
+math and deps.sh riding out a mirror in mid-sync.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
@@ -103,6 +104,165 @@ class ConsoleParser(unittest.TestCase):
             'ok 1 no bugs here'])
         self.assertEqual(problems, [])
         self.assertIsNone(rc)
+
+
+class KillAfter(unittest.TestCase):
+    """qemu-run --kill-after, with a stand-in for qemu-system-x86_64 that
+    prints a console and then waits as a working guest would."""
+
+    def run_qemu_run(self, console, *opts, end='exec sleep 30'):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        stub = os.path.join(tmp.name, 'qemu-system-x86_64')
+        with open(stub, 'w') as f:
+            f.write('#!/bin/sh\n')
+            for line in console.splitlines():
+                f.write("echo '%s'\n" % line)
+            # exec: no child left holding the console pipe after SIGKILL
+            f.write(end + '\n')
+        os.chmod(stub, 0o755)
+        kernel = os.path.join(tmp.name, 'bzImage')
+        open(kernel, 'w').close()
+        work = os.path.join(tmp.name, 'work')
+        env = dict(os.environ, PATH=tmp.name + ':' + os.environ['PATH'])
+        res = subprocess.run(
+            [sys.executable, os.path.join(HERE, 'qemu-run'), '--arch',
+             'x86_64', '--kernel', kernel, '--busybox', sys.executable,
+             '--workdir', work, '--timeout', '20'] + list(opts),
+            env=env, capture_output=True, text=True)
+        with open(os.path.join(work, 'result.json')) as f:
+            return res.returncode, json.load(f)
+
+    def test_killed_after_the_marker_is_no_failure(self):
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nok 1 previous boot checked\n'
+            '# WORKING\n', '--kill-after', '^# WORKING',
+            '--kill-delay', '0.3')
+        self.assertEqual(rc, 0, res['harness_failures'])
+        self.assertGreaterEqual(res['killed_s'], 0.3)
+        self.assertLess(res['wall_s'], 10)
+        self.assertFalse(res['timed_out'])
+        self.assertIsNone(res['exit_status'])
+        self.assertEqual(res['passed'], 1)
+
+    def test_marker_never_seen_is_a_failure(self):
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nnot ok 1 mount\nqemu-run: exit 0\n',
+            '--kill-after', '^# WORKING', end='exit 0')
+        self.assertEqual(rc, 1)
+        self.assertIsNone(res['killed_s'])
+        self.assertFalse(res['timed_out'])
+        self.assertIn('no console line matched --kill-after ^# WORKING',
+                      res['harness_failures'])
+
+    def test_without_kill_after_a_silent_end_is_a_failure(self):
+        rc, res = self.run_qemu_run('qemu-run: guest up 0.1 s\nok 1 a\n',
+                                    '--timeout', '1')
+        self.assertEqual(rc, 1)
+        self.assertIsNone(res['killed_s'])
+
+
+class RealCuts(unittest.TestCase):
+    """harness/stress/cuts-report.py: which cut a boot's findings condemn,
+    and the counts of summary.json."""
+
+    CUT = """\
+# qemu-system-arm ...
+qemu-run: guest up 5.1 s
+ok 1 mount
+# CHECK boot=%d mount=ok files=3 lost=%d config=%s gen=4 log_damage=0 partial=1
+%s# WORKING
+# 1 add f2-1 100 %s fsync
+# 2 cfg 5 tmp-fsync synced
+"""
+
+    def boot(self, n, lost=0, config='ok', killed=True, fsck_rc=0,
+             mode='work', problem=''):
+        wd = os.path.join(self.tmp, 'boot')
+        os.makedirs(wd, exist_ok=True)
+        with open(os.path.join(wd, 'console.log'), 'w') as f:
+            f.write(self.CUT % (n, lost, config, problem, 'a' * 64))
+        with open(os.path.join(wd, 'result.json'), 'w') as f:
+            json.dump({'harness_failures': [], 'problems': [],
+                       'killed_s': 9.5 if killed else None, 'wall_s': 10,
+                       'guest_up_s': 5.1, 'timed_out': False,
+                       'metrics': {'check_s': {'value': 1.5, 'unit': 's'}}},
+                      f)
+        fsck = os.path.join(self.tmp, 'fsck.txt')
+        with open(fsck, 'w') as f:
+            f.write('journal: 3 nodes in 1 blocks to replay\n'
+                    'errors: %d\nwarnings: 2\n' % (fsck_rc and 1))
+        res = subprocess.run(
+            [sys.executable, self.report, 'record', self.records, wd,
+             str(n), mode, '1.5', str(fsck_rc) if mode == 'work' else '-',
+             fsck], capture_output=True, text=True, check=True)
+        return res.stdout.splitlines()
+
+    def summary(self):
+        res = subprocess.run(
+            [sys.executable, self.report, 'summary', self.records,
+             os.path.join(self.tmp, 'summary.json'), 'nor', 'arm', '1', '6',
+             '40'], capture_output=True, text=True)
+        with open(os.path.join(self.tmp, 'summary.json')) as f:
+            return res.returncode, res.stdout.splitlines()[-1], \
+                json.load(f)['nor']
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.records = os.path.join(self.tmp, 'cuts.jsonl')
+        self.report = os.path.join(HERE, 'stress', 'cuts-report.py')
+
+    def test_clean_cuts_pass(self):
+        for n in (1, 2, 3):
+            out = self.boot(n)
+            self.assertFalse([x for x in out if not x.startswith('line ')])
+        self.boot(4, mode='check', killed=False)
+        rc, last, s = self.summary()
+        self.assertEqual((rc, last), (0, 'stress-cuts: 3 passed, 0 failed'))
+        self.assertEqual((s['cuts'], s['files_checked'], s['fsck_warnings'],
+                          s['cuts_with_journal_to_replay'],
+                          s['partial_log_lines']), (3, 9, 6, 3, 3))
+
+    def test_a_loss_condemns_the_cut_before(self):
+        self.boot(1)
+        out = self.boot(2, lost=2, config='torn')
+        self.assertIn('keep-check 1', out)
+        self.assertNotIn('keep-cut 2', out)
+        self.assertNotIn('reformat', out)
+        out = self.boot(3, fsck_rc=4)
+        self.assertIn('keep-cut 3', out)
+        rc, last, s = self.summary()
+        self.assertEqual((rc, last), (1, 'stress-cuts: 1 passed, 2 failed'))
+        self.assertEqual((s['lost_fsyncd_files'], s['torn_configs'],
+                          s['fsck_failed']), (2, 1, 1))
+        self.assertEqual(sorted(s['failed_cuts']), ['1', '3'])
+
+    def test_kernel_problems_belong_to_their_phase(self):
+        self.boot(1)
+        out = self.boot(2, problem='WARNING: at fs/sffs/replay.c:1\n')
+        self.assertIn('keep-check 1', out)
+        self.assertNotIn('keep-cut 2', out)
+
+    def test_no_check_means_format_again(self):
+        wd = os.path.join(self.tmp, 'boot')
+        self.boot(1)
+        with open(os.path.join(wd, 'console.log'), 'w') as f:
+            f.write('# qemu\nnot ok 1 mount\n# CHECK boot=2 mount=fail\n')
+        with open(os.path.join(wd, 'result.json'), 'w') as f:
+            json.dump({'harness_failures': ['payload exited with status 1'],
+                       'problems': [], 'killed_s': None}, f)
+        res = subprocess.run(
+            [sys.executable, self.report, 'record', self.records, wd, '2',
+             'work', '1', '0', os.path.join(self.tmp, 'fsck.txt')],
+            capture_output=True, text=True, check=True)
+        out = res.stdout.splitlines()
+        self.assertIn('reformat', out)
+        self.assertIn('keep-check 1', out)
+        self.assertNotIn('keep-cut 2', out)
+        rc, last, s = self.summary()
+        self.assertEqual(s['failed_mounts'], 1)
 
 
 class Maintainers(unittest.TestCase):

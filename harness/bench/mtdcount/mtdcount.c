@@ -16,6 +16,13 @@
  * erase_max, erase_sum and erase_sumsq summarise the counts over every
  * block of the device, and writing to erase_reset starts them again from
  * zero (the byte counters above are left alone).
+ *
+ * With sync_each=1 it also syncs mtdN after every program and erase, for
+ * the real power cuts of make stress: block2mtd keeps what is written to
+ * it in the page cache of its block device until writeback or mtd_sync(),
+ * where a power cut loses it, and writeback stores it in any order.  Made
+ * to wait for each one, it is a flash whose programs and erases are done,
+ * in order, when they return.
  */
 #include <linux/atomic.h>
 #include <linux/math64.h>
@@ -27,6 +34,10 @@
 static int mtd_num = -1;
 module_param_named(mtd, mtd_num, int, 0444);
 MODULE_PARM_DESC(mtd, "number of the MTD device to count");
+
+static bool sync_each;
+module_param(sync_each, bool, 0444);
+MODULE_PARM_DESC(sync_each, "sync the device after every program and erase");
 
 static atomic64_t cnt_read, cnt_prog, cnt_erase, cnt_erases;
 
@@ -100,6 +111,8 @@ static int mc_erase(struct mtd_info *mtd, struct erase_info *instr)
 		     b++)
 			atomic_inc(&block_erases[b]);
 	}
+	if (sync_each)
+		mtd_sync(lower);
 	return err;
 }
 
@@ -124,6 +137,8 @@ static int mc_write_oob(struct mtd_info *mtd, loff_t to,
 	int err = mtd_write_oob(lower, to, ops);
 
 	atomic64_add(ops->retlen + ops->oobretlen, &cnt_prog);
+	if (sync_each)
+		mtd_sync(lower);
 	return err;
 }
 
