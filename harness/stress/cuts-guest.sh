@@ -51,7 +51,9 @@
 # forgets it before the log is rewritten without its "del".
 #
 # The config file is self-checking: "sffs-cuts-config GEN LEN SHA256" and
-# a body of LEN bytes with that checksum.
+# a body of LEN bytes with that checksum.  Its first version is made
+# durable before the work starts, so that every rename of the work
+# replaces it.
 set -u
 
 boot=$1
@@ -283,6 +285,8 @@ write_file() {
 	live=$((live + size))
 }
 
+# write_config [first]: the next generation, renamed over the config file
+# (first: made durable, for a config file that is not there yet)
 write_config() {
 	gen=$((gen + 1))
 	head -c $((RANDOM % 6000)) /dev/urandom | od -An -tx1 -v >/tmp/body
@@ -291,12 +295,12 @@ write_config() {
 		cat /tmp/body
 	} >$mnt/config.tmp || return 1
 	how=tmp-nofsync
-	if [ $((RANDOM % 2)) = 0 ]; then
+	if [ -n "${1:-}" ] || [ $((RANDOM % 2)) = 0 ]; then
 		sync $mnt/config.tmp || return 1
 		how=tmp-fsync
 	fi
 	mv $mnt/config.tmp $cfg || return 1
-	if [ $((RANDOM % 3)) = 0 ]; then
+	if [ -n "${1:-}" ] || [ $((RANDOM % 3)) = 0 ]; then
 		sync -f $cfg || return 1
 		echo "# $i cfg $gen $how synced"
 		logadd "cfg $gen" || return 1
@@ -323,6 +327,14 @@ echo "# METRIC check_s $(since "$t0") s"
 t0=$(uptime_s)
 head -c 1 /dev/urandom >/dev/null
 echo "# METRIC rng_wait_s $(since "$t0") s"
+# The first config file is made durable before the work: SFFS, as ext4
+# with auto_da_alloc, writes a file's data before a rename only when the
+# rename replaces another file, so a new file renamed to a new name
+# without fsync may be found empty after a cut once a later fsync made
+# the rename durable.  Every rename of the work replaces the config file.
+if [ ! -f $cfg ]; then
+	write_config first || fail "first config"
+fi
 echo "# WORKING"
 while :; do
 	i=$((i + 1))
