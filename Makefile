@@ -278,9 +278,10 @@ COBJ		= $(TREE)/.obj-$(ARCH)-cuts
 stress-cuts: tree
 	$(H)/kbuild.sh $(ARCH) $(TREE) $(COBJ) $(TEST_FRAGS) \
 		$(H)/configs/stress-cuts-$(ARCH).config
-	@mkdir -p $(BUILD)/tools-sffs $(COBJ)/mtdcount $(OUT)/stress
+	@mkdir -p $(BUILD)/tools-sffs $(OUT)/stress
 	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
 ifeq ($(ARCH),x86_64)
+	@mkdir -p $(COBJ)/mtdcount
 	@cp $(H)/bench/mtdcount/Kbuild $(H)/bench/mtdcount/mtdcount.c $(COBJ)/mtdcount/
 	@$(MAKE) -s -C $(TREE) O=$(COBJ) M=$(COBJ)/mtdcount ARCH=x86_64 \
 		CC="ccache gcc" modules
