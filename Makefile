@@ -255,16 +255,26 @@ offcheck: tree
 ## make bisect-check  build the tiny x86_64 kernel at every commit (slow)
 ## make stress        the long loops: SFFS power cuts during garbage collection
 ##                     (STRESS_CUTS, default 1000) and program failures
-##                     (STRESS_BB_ROUNDS, default 1000) on UML; not in make test
+##                     (STRESS_BB_ROUNDS, default 1000) on UML, then real
+##                     power cuts in QEMU on ARM and x86_64 (stress-cuts,
+##                     STRESS_REAL_CUTS each, default 500); not in make test
 STRESS_CUTS ?= 1000
 STRESS_BB_ROUNDS ?= 1000
+# Each part runs whatever the one before found; the exit status of each is
+# kept in out/stress/*.rc, and the last line fails if one of them did.
 stress: tree
-	@mkdir -p $(RESULTS)
+	@mkdir -p $(RESULTS) $(OUT)/stress
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(OUT)/stress-kunit \
 		$(H)/kunit/.kunitconfig fs/sffs/.kunitconfig \
 		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) \
 		--kernel_args=sffs.bb_rounds=$(STRESS_BB_ROUNDS) --timeout=3600 \
-		'filter=sffs_[bp][ao]*'
+		'filter=sffs_[bp][ao]*'; echo $$? > $(OUT)/stress/kunit.rc
+	$(MAKE) --no-print-directory stress-cuts ARCH=arm; \
+		echo $$? > $(OUT)/stress/cuts-arm.rc
+	$(MAKE) --no-print-directory stress-cuts ARCH=x86_64; \
+		echo $$? > $(OUT)/stress/cuts-x86_64.rc
+	@! grep -vx 0 $(OUT)/stress/kunit.rc $(OUT)/stress/cuts-arm.rc \
+		$(OUT)/stress/cuts-x86_64.rc
 
 ## make stress-cuts ARCH=arm|x86_64  real power cuts: QEMU killed with SIGKILL
 ##                    while the guest writes, fsyncs and renames on SFFS on a
