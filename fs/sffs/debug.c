@@ -84,6 +84,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "read_bitflips %lu\n", c->io.bitflips);
 	seq_printf(m, "read_errors %lu\n", c->io.read_errors);
 	seq_printf(m, "ebt_scans %lu\n", j->gc.scans);
+	seq_printf(m, "ebt_scan_pages %lu\n", j->gc.scan_pages);
 	seq_printf(m, "erases %lu\n", j->gc.erases);
 	seq_printf(m, "bad_blocks_retired %lu\n", j->gc.bad);
 	seq_printf(m, "program_failures %lu\n", c->io.write_errors);

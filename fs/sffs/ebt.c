@@ -311,43 +311,41 @@ int sffs_ebt_fold(struct sffs_journal *j)
 }
 
 /**
- * sffs_ebt_scan - walk the records of the blocks below the frontier
+ * sffs_ebt_scan - walk the records of one table page below the frontier
  * @j: the journal
+ * @page: the table page, of the first SFFS_EBT_RECS * @page erase blocks
  * @fn: called for each block, with its record as the table and the changes
  *	since the last commit make it
  * @arg: for @fn
  *
- * Reads one table page per SFFS_EBT_RECS erase blocks.
+ * Reads one table page, into j->ebt_buf.
  *
  * Return: 0 or a negative error.
  */
-int sffs_ebt_scan(struct sffs_journal *j,
+int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),
 		  void *arg)
 {
 	struct sffs_ebt_node *en = j->ebt_buf;
-	u32 page, pages = DIV_ROUND_UP(j->alloc_eb, SFFS_EBT_RECS);
 	unsigned int i;
 	int err;
 
-	for (page = 0; page < pages; page++) {
-		err = sffs_ebt_read(j, page);
-		if (err)
-			return err;
-		for (i = 0; i < le32_to_cpu(en->count); i++) {
-			u32 eb = page * SFFS_EBT_RECS + i;
-			struct sffs_ebt_delta *d;
-			struct sffs_eb_info r;
+	err = sffs_ebt_read(j, page);
+	if (err)
+		return err;
+	for (i = 0; i < le32_to_cpu(en->count); i++) {
+		u32 eb = page * SFFS_EBT_RECS + i;
+		struct sffs_ebt_delta *d;
+		struct sffs_eb_info r;
 
-			if (eb >= j->alloc_eb)
-				break;
-			sffs_rec_get(&en->rec[i], &r);
-			d = xa_load(&j->ebt, eb);
-			if (d)
-				sffs_ebt_apply(d, &r, j->io->erase_size);
-			fn(j, eb, &r, arg);
-		}
+		if (eb >= j->alloc_eb)
+			break;
+		sffs_rec_get(&en->rec[i], &r);
+		d = xa_load(&j->ebt, eb);
+		if (d)
+			sffs_ebt_apply(d, &r, j->io->erase_size);
+		fn(j, eb, &r, arg);
 	}
 	return 0;
 }

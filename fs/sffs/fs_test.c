@@ -127,6 +127,114 @@ static void sffs_fs_mount_reads_bounded(struct kunit *test)
 	KUNIT_EXPECT_LT(test, full, (unsigned long long)RF_ERASESIZE / 2);
 }
 
+/* What the commits of a steady state of writes cost, in all */
+struct commit_cost {
+	unsigned long commits;
+	unsigned long table_pages;	/* table pages the scans read */
+	unsigned long reads;		/* flash reads */
+	u64 ns;				/* time in the commits */
+};
+
+#define COMMIT_COST_OPS		48
+
+/*
+ * Age a flash of @blocks erase blocks as far as the allocator can tell:
+ * every block past the frontier marked free in the table, and the
+ * frontier moved to the end, so that every free block must come from the
+ * table, as on a device written over many times.  Then measure the
+ * commits of COMMIT_COST_OPS synced writes of an erase block each.
+ */
+static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
+{
+	struct sffs_sparseflash *sf = sffs_sf_create(test, blocks);
+	unsigned long pages, reads, commits;
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	char name[16];
+	u8 *buf;
+	u64 ns = 0;
+	u32 eb;
+	int err = 0, i;
+
+	memset(cc, 0, sizeof(*cc));
+	if (!sf)
+		return;
+	buf = kvmalloc(RF_ERASESIZE, GFP_KERNEL);
+	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
+	if (!buf || IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "%u blocks: mount %ld", blocks,
+			   PTR_ERR_OR_ZERO(mnt));
+		goto out;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	j = &c->j;
+	mutex_lock(&c->mutex);
+	for (eb = j->alloc_eb; !err && eb < j->io->eb_count; eb++)
+		if (!sffs_io_is_anchor(j->io, eb))
+			err = sffs_ebt_free(j, eb);
+	err = err ?: sffs_journal_commit(j);
+	j->alloc_eb = j->io->eb_count;
+	j->npool = 0;
+	err = err ?: sffs_journal_commit(j);
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "%u blocks: ageing", blocks);
+
+	pages = j->gc.scan_pages;
+	reads = sf->reads;
+	commits = j->commits;
+	for (i = 0; !err && i < COMMIT_COST_OPS; i++) {
+		u64 t;
+
+		snprintf(name, sizeof(name), "f%d", i % 8);
+		sffs_test_fill(buf, RF_ERASESIZE, i, false);
+		err = sffs_test_write_file(mnt, name, buf, RF_ERASESIZE,
+					   true);
+		mutex_lock(&c->mutex);
+		t = ktime_get_ns();
+		err = err ?: sffs_journal_commit(j);
+		ns += ktime_get_ns() - t;
+		mutex_unlock(&c->mutex);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "%u blocks: writes", blocks);
+	cc->commits = j->commits - commits;
+	cc->table_pages = j->gc.scan_pages - pages;
+	cc->reads = sf->reads - reads;
+	cc->ns = ns;
+	KUNIT_EXPECT_GE(test, cc->commits, (unsigned long)COMMIT_COST_OPS);
+	/* the blocks taken came from the table: the test measured scans */
+	KUNIT_EXPECT_GT(test, cc->table_pages, 0UL);
+	kunit_info(test, "%u MiB: %lu commits read %lu table pages and made %lu flash reads in all; %llu us per commit\n",
+		   blocks * (RF_ERASESIZE >> 10) >> 10, cc->commits,
+		   cc->table_pages, cc->reads,
+		   div_u64(ns, COMMIT_COST_OPS * 1000));
+out:
+	if (!IS_ERR_OR_NULL(mnt))
+		sffs_rf_umount(mnt);
+	kvfree(buf);
+	sffs_sf_free(sf);
+}
+
+/*
+ * The work of a commit does not grow with the flash.  Once the frontier
+ * is used up every free block comes from the erase-block table; scanning
+ * the whole table for them after every commit, as SFFS once did, read
+ * 1,024 table pages per commit at 16 GiB against 16 at 256 MiB.
+ */
+static void sffs_fs_commit_work_flat(struct kunit *test)
+{
+	struct commit_cost small, large;
+
+	commit_cost(test, 2048, &small);		/* 256 MiB */
+	commit_cost(test, 131072, &large);		/* 16 GiB */
+	/*
+	 * A window of the table per scan, at either size; and the index,
+	 * a level deeper with the table's pages, costs a few reads more
+	 */
+	KUNIT_EXPECT_LE(test, large.table_pages, small.table_pages + 16);
+	KUNIT_EXPECT_LE(test, large.reads, 2 * small.reads + 16);
+}
+
 static void sffs_fs_not_sffs(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -2544,6 +2652,7 @@ static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_mount_reads_bounded),
+	KUNIT_CASE(sffs_fs_commit_work_flat),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),

@@ -24,10 +24,21 @@
  * A block a read found correctable bitflips in is collected first, before
  * the bits rot beyond what ECC corrects (scrubbing).
  *
- * Free blocks are handed out least worn first among those the last table
- * scan found (dynamic wear levelling); blocks never written since mkfs go
- * first, in order, which keeps a young file system's allocation as simple
- * as it was before the table existed.
+ * Free blocks are handed out least worn first among those at hand
+ * (dynamic wear levelling): the pool, which the blocks garbage collection
+ * frees join, and which a table scan fills when it runs dry.  Blocks never
+ * written since mkfs go first, in order, which keeps a young file system's
+ * allocation as simple as it was before the table existed.
+ *
+ * No scan reads the whole table.  Each reads SFFS_SCAN_PAGES table pages
+ * (the whole table up to 256 MiB of 128 KiB blocks) from where the last
+ * one stopped, so that the cost of a scan, and of a commit, does not grow
+ * with the flash: garbage collection picks its victims among the blocks of
+ * one window, which on a large device is a sample of thousands, and the
+ * erase count spread static wear levelling acts on is gathered over a
+ * whole pass of windows.  Only when no free block is known at all, after
+ * a mount of a nearly full device, does the allocator go on to the next
+ * windows until it finds one.
  *
  * Locking: the caller holds the file system's mutex.
  */
@@ -45,6 +56,9 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
 {
 	return clamp(j->io->eb_count / 16, 2U, j->jmax / 2 + 4);
 }
+
+/* Table pages one scan reads: 2,048 erase blocks */
+#define SFFS_SCAN_PAGES		16
 
 static bool sffs_list_has(const u32 *list, unsigned int n, u32 eb)
 {
@@ -69,18 +83,18 @@ bool sffs_eb_busy(const struct sffs_journal *j, u32 eb)
 
 struct sffs_scan {
 	u64 score[SFFS_GC_VICTIMS];
-	u64 wear[SFFS_POOL_SIZE];
 	bool victims;
 	u64 worn[SFFS_WL_WORN];
-	u32 ec_min, ec_max, cold_ec, cold_eb;
-	u64 ec_sum;
-	u32 blocks;
-	u32 oldest_age, oldest_eb;
+	u32 cold_ec, cold_eb;
+	u32 oldest_age, oldest_eb, oldest_ec;
 };
 
-/* Keep the @n best of what is offered in @key/@val, sorted, best last */
-static void sffs_keep_best(u64 *key, u32 *val, unsigned int *n,
-			   unsigned int max, u64 k, u32 v)
+/*
+ * Keep the @n best of what is offered in @key/@val (and @aux, if not
+ * NULL), sorted, best last
+ */
+static void sffs_keep_best(u64 *key, u32 *val, u32 *aux, unsigned int *n,
+			   unsigned int max, u64 k, u32 v, u32 a)
 {
 	unsigned int i;
 
@@ -89,15 +103,55 @@ static void sffs_keep_best(u64 *key, u32 *val, unsigned int *n,
 			return;
 		memmove(key, key + 1, (max - 1) * sizeof(*key));
 		memmove(val, val + 1, (max - 1) * sizeof(*val));
+		if (aux)
+			memmove(aux, aux + 1, (max - 1) * sizeof(*aux));
 		(*n)--;
 	}
 	for (i = *n; i > 0 && key[i - 1] > k; i--) {
 		key[i] = key[i - 1];
 		val[i] = val[i - 1];
+		if (aux)
+			aux[i] = aux[i - 1];
 	}
 	key[i] = k;
 	val[i] = v;
+	if (aux)
+		aux[i] = a;
 	(*n)++;
+}
+
+/* The pool ranks free blocks least worn last */
+static u64 sffs_pool_key(u32 ec)
+{
+	return (u64)U32_MAX - ec + 1;
+}
+
+static u32 sffs_pool_ec(u64 key)
+{
+	return (u64)U32_MAX + 1 - key;
+}
+
+/* Offer the pool free block @eb, erased @ec times */
+static void sffs_pool_add(struct sffs_journal *j, u32 eb, u32 ec)
+{
+	sffs_keep_best(j->pool_key, j->pool, NULL, &j->npool, SFFS_POOL_SIZE,
+		       sffs_pool_key(ec), eb, 0);
+}
+
+static void sffs_pool_del(struct sffs_journal *j, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->npool; i++) {
+		if (j->pool[i] == eb) {
+			j->npool--;
+			memmove(j->pool + i, j->pool + i + 1,
+				(j->npool - i) * sizeof(*j->pool));
+			memmove(j->pool_key + i, j->pool_key + i + 1,
+				(j->npool - i) * sizeof(*j->pool_key));
+			return;
+		}
+	}
 }
 
 static void sffs_scan_one(struct sffs_journal *j, u32 eb,
@@ -110,10 +164,10 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 	if (r->state == SFFS_EB_BAD || r->state == SFFS_EB_ANCHOR ||
 	    sffs_io_is_anchor(j->io, eb))
 		return;
-	s->ec_min = min(s->ec_min, r->ec);
-	s->ec_max = max(s->ec_max, r->ec);
-	s->ec_sum += r->ec;
-	s->blocks++;
+	j->pass_ec_min = min(j->pass_ec_min, r->ec);
+	j->pass_ec_max = max(j->pass_ec_max, r->ec);
+	j->pass_ec_sum += r->ec;
+	j->pass_blocks++;
 	if (sffs_eb_busy(j, eb))
 		return;
 	if (r->state == SFFS_EB_MAIN && r->ec < s->cold_ec) {
@@ -123,11 +177,9 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 	if (r->state == SFFS_EB_FREE) {
 		/* least worn last: the pool hands out from its end */
 		if (!sffs_io_is_bad(j->io, eb)) {
-			sffs_keep_best(s->wear, j->pool, &j->npool,
-				       SFFS_POOL_SIZE, (u64)U32_MAX - r->ec + 1,
-				       eb);
-			sffs_keep_best(s->worn, j->worn, &j->nworn,
-				       SFFS_WL_WORN, (u64)r->ec + 1, eb);
+			sffs_pool_add(j, eb, r->ec);
+			sffs_keep_best(s->worn, j->worn, NULL, &j->nworn,
+				       SFFS_WL_WORN, (u64)r->ec + 1, eb, 0);
 		}
 		return;
 	}
@@ -138,14 +190,23 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 		if (r->state == SFFS_EB_MAIN && r->age < s->oldest_age) {
 			s->oldest_age = r->age;
 			s->oldest_eb = eb;
+			s->oldest_ec = r->ec;
 		}
 		return;
 	}
 	age = j->commit > r->age ? j->commit - r->age : 0;
 	score = div_u64((u64)(esize - r->live) * (age + 1) * 1024,
 			esize + r->live);
-	sffs_keep_best(s->score, j->victim, &j->nvictim, SFFS_GC_VICTIMS,
-		       score + 1, eb);
+	sffs_keep_best(s->score, j->victim, j->victim_ec, &j->nvictim,
+		       SFFS_GC_VICTIMS, score + 1, eb, r->ec);
+}
+
+/* Windows of SFFS_SCAN_PAGES table pages in a pass over the table */
+static u32 sffs_scan_windows(const struct sffs_journal *j)
+{
+	u32 pages = DIV_ROUND_UP(j->alloc_eb, SFFS_EBT_RECS);
+
+	return max(1U, DIV_ROUND_UP(pages, SFFS_SCAN_PAGES));
 }
 
 /*
@@ -160,36 +221,63 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 static int sffs_scan(struct sffs_journal *j, bool victims)
 {
 	struct sffs_scan s = {
-		.victims = victims, .ec_min = U32_MAX, .cold_ec = U32_MAX,
+		.victims = victims, .cold_ec = U32_MAX,
 		.oldest_age = U32_MAX,
 	};
+	u32 pages = DIV_ROUND_UP(j->alloc_eb, SFFS_EBT_RECS);
+	unsigned int i;
+	u32 ec_max;
 	int err;
 
-	j->npool = 0;
+	/* the most worn free blocks: those in the pool, and those found */
 	j->nworn = 0;
+	for (i = 0; i < j->npool; i++)
+		sffs_keep_best(s.worn, j->worn, NULL, &j->nworn, SFFS_WL_WORN,
+			       (u64)sffs_pool_ec(j->pool_key[i]) + 1,
+			       j->pool[i], 0);
 	if (victims)
 		j->nvictim = 0;
 	j->gc.scans++;
-	err = sffs_ebt_scan(j, sffs_scan_one, &s);
-	if (err)
-		return err;
+	if (j->scan_page >= pages)
+		j->scan_page = 0;
+	for (i = 0; i < min(pages, SFFS_SCAN_PAGES); i++) {
+		if (!j->scan_page) {
+			/* a pass over the table starts */
+			j->pass_ec_min = U32_MAX;
+			j->pass_ec_max = 0;
+			j->pass_ec_sum = 0;
+			j->pass_blocks = 0;
+		}
+		err = sffs_ebt_scan(j, j->scan_page, sffs_scan_one, &s);
+		if (err)
+			return err;
+		j->gc.scan_pages++;
+		if (++j->scan_page < pages)
+			continue;
+		j->scan_page = 0;
+		if (j->pass_blocks) {
+			j->ec_min = j->pass_ec_min;
+			j->ec_max = j->pass_ec_max;
+			j->ec_sum = j->pass_ec_sum;
+			j->ec_blocks = j->pass_blocks;
+		}
+	}
 	/*
 	 * Nothing to collect by the hints, though dead bytes there are: the
 	 * hints of some blocks went stale.  Collecting the oldest block
 	 * full by its hint finds out, and corrects it.
 	 */
 	if (victims && !j->nvictim && s.oldest_age != U32_MAX &&
-	    j->dirty >= 2ULL * j->io->erase_size)
+	    j->dirty >= 2ULL * j->io->erase_size) {
+		j->victim_ec[j->nvictim] = s.oldest_ec;
 		j->victim[j->nvictim++] = s.oldest_eb;
-	if (s.blocks) {
-		j->ec_min = s.ec_min;
-		j->ec_max = s.ec_max;
-		j->ec_sum = s.ec_sum;
-		j->ec_blocks = s.blocks;
 	}
+	/* the most worn block of the last whole pass, or of this one */
+	ec_max = max(j->ec_max, j->pass_blocks ? j->pass_ec_max : 0);
 	if (!j->wl_stage && s.cold_ec != U32_MAX && j->nworn &&
-	    s.ec_max - s.cold_ec > j->wl_threshold) {
+	    ec_max - s.cold_ec > j->wl_threshold) {
 		j->wl_victim = s.cold_eb;
+		j->wl_victim_ec = s.cold_ec;
 		j->wl_stage = 1;
 	}
 	return 0;
@@ -203,6 +291,22 @@ static void sffs_list_del(u32 *list, unsigned int *n, u32 eb)
 		if (list[i] == eb) {
 			memmove(list + i, list + i + 1,
 				(--*n - i) * sizeof(*list));
+			return;
+		}
+	}
+}
+
+static void sffs_victim_del(struct sffs_journal *j, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nvictim; i++) {
+		if (j->victim[i] == eb) {
+			j->nvictim--;
+			memmove(j->victim + i, j->victim + i + 1,
+				(j->nvictim - i) * sizeof(*j->victim));
+			memmove(j->victim_ec + i, j->victim_ec + i + 1,
+				(j->nvictim - i) * sizeof(*j->victim_ec));
 			return;
 		}
 	}
@@ -282,9 +386,19 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 			wipe = erase || sffs_frontier_written(j, n);
 		} else {
 			if (!j->npool) {
-				err = sffs_scan(j, false);
-				if (err)
-					return err;
+				u32 windows = sffs_scan_windows(j);
+
+				/*
+				 * The pool runs dry only when garbage
+				 * collection has not freed blocks since
+				 * the mount: a pass over the table, at most,
+				 * finds those free.
+				 */
+				do {
+					err = sffs_scan(j, false);
+					if (err)
+						return err;
+				} while (!j->npool && --windows);
 				if (!j->npool) {
 					/*
 					 * The free bytes are in blocks to
@@ -295,7 +409,8 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 					return -ENOSPC;
 				}
 			}
-			n = j->pool[--j->npool];
+			n = j->pool[j->npool - 1];
+			sffs_pool_del(j, n);
 			sffs_list_del(j->worn, &j->nworn, n);
 			wipe = true;
 		}
@@ -324,7 +439,7 @@ int sffs_take_worn(struct sffs_journal *j, u32 *eb)
 	while (j->nworn) {
 		u32 n = j->worn[--j->nworn];
 
-		sffs_list_del(j->pool, &j->npool, n);
+		sffs_pool_del(j, n);
 		err = sffs_prepare_eb(j, n, true);
 		if (err == -EAGAIN)
 			continue;
@@ -502,7 +617,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
  */
 static int sffs_wl_move(struct sffs_journal *j, void *buf)
 {
-	u32 eb = j->wl_victim;
+	u32 eb = j->wl_victim, ec = j->wl_victim_ec;
 	int err;
 
 	j->wl_stage = 0;
@@ -521,6 +636,7 @@ static int sffs_wl_move(struct sffs_journal *j, void *buf)
 		return 0;
 	if (err == SFFS_GC_EMPTY)
 		j->freeable_empty |= BIT(j->nfreeable);
+	j->freeable_ec[j->nfreeable] = ec;
 	j->freeable[j->nfreeable++] = eb;
 	j->gc.wl_moves++;
 	return 0;
@@ -563,6 +679,8 @@ static int sffs_scrub(struct sffs_journal *j, void *buf)
 				io->mtd->name, eb);
 		if (err == SFFS_GC_EMPTY)
 			j->freeable_empty |= BIT(j->nfreeable);
+		/* its erase count is not at hand: a scan finds it free */
+		j->freeable_ec[j->nfreeable] = U32_MAX;
 		j->freeable[j->nfreeable++] = eb;
 		if (!sffs_io_retiring(io, eb))
 			j->gc.scrubbed++;
@@ -607,7 +725,7 @@ u64 sffs_gc_reserve(const struct sffs_journal *j)
 int sffs_gc(struct sffs_journal *j)
 {
 	u64 want = sffs_gc_low(j) + 4;
-	unsigned int scans = 0, least = 0;
+	unsigned int scans = 0, least = 0, windows = sffs_scan_windows(j);
 	void *buf;
 	int err = 0;
 
@@ -627,11 +745,14 @@ int sffs_gc(struct sffs_journal *j)
 	while (!err && (sffs_free_blocks(j) + j->nfreeable < want ||
 			j->nfreeable < least) &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
-		u32 eb;
+		u32 eb, ec;
 
 		if (!j->nvictim) {
-			/* two passes without enough to free: give up */
-			if (scans++ == 2) {
+			/*
+			 * A pass over the table, and a window more, without
+			 * enough to free: give up
+			 */
+			if (scans++ == windows + 1) {
 				err = -ENOSPC;
 				break;
 			}
@@ -644,6 +765,7 @@ int sffs_gc(struct sffs_journal *j)
 			}
 		}
 		eb = j->victim[--j->nvictim];
+		ec = j->victim_ec[j->nvictim];
 		if (sffs_eb_busy(j, eb))
 			continue;
 		err = sffs_gc_block(j, eb, buf, "victim");
@@ -656,6 +778,7 @@ int sffs_gc(struct sffs_journal *j)
 		}
 		if (err == SFFS_GC_EMPTY)
 			j->freeable_empty |= BIT(j->nfreeable);
+		j->freeable_ec[j->nfreeable] = ec;
 		j->freeable[j->nfreeable++] = eb;
 		j->gc.blocks++;
 		err = 0;
@@ -720,7 +843,7 @@ void sffs_gc_release(struct sffs_journal *j)
 		 * queued for scrubbing.  Walked again, a free block would
 		 * be freed, and its bytes counted free, twice.
 		 */
-		sffs_list_del(j->victim, &j->nvictim, eb);
+		sffs_victim_del(j, eb);
 		if (j->wl_victim == eb) {
 			j->wl_victim = U32_MAX;
 			j->wl_stage = 0;
@@ -728,11 +851,13 @@ void sffs_gc_release(struct sffs_journal *j)
 		sffs_io_scrub_del(j->io, eb);
 	}
 	/*
-	 * The next table scan finds them free and ranks them by wear with
-	 * the others: handing them out at once would keep recycling the
-	 * same blocks.
+	 * They join the pool, ranked by wear with the free blocks there:
+	 * the next allocation needs no scan of the table to find them.
 	 */
-	j->npool = 0;
+	for (i = 0; i < j->nfreeable; i++)
+		if (!sffs_io_retiring(j->io, j->freeable[i]) &&
+		    j->freeable_ec[i] != U32_MAX)
+			sffs_pool_add(j, j->freeable[i], j->freeable_ec[i]);
 	j->nfreeable = 0;
 	j->freeable_empty = 0;
 }

@@ -56,7 +56,8 @@ struct sffs_eb_info {
  * @blocks: erase blocks emptied
  * @moved: bytes of live nodes rewritten elsewhere
  * @index_moved: index nodes dirtied so that the commit rewrites them
- * @scans: passes over the erase-block table
+ * @scans: scans of the erase-block table
+ * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
  * @scrubbed: blocks emptied because reads found bitflips in them
  * @wl_moves: blocks of cold data moved to even out wear
@@ -69,6 +70,7 @@ struct sffs_gc_stats {
 	u64 moved;
 	unsigned long index_moved;
 	unsigned long scans;
+	unsigned long scan_pages;
 	unsigned long refused;
 	unsigned long scrubbed;
 	unsigned long wl_moves;
@@ -100,7 +102,9 @@ struct sffs_gc_stats {
  * @ebt_nr: entries in @ebt
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
  * @ebt_buf: one erase-block table page
- * @pool: free erase blocks found by the last scan, least worn last
+ * @pool: free erase blocks at hand, least worn last: found by table
+ *	  scans, or freed by garbage collection
+ * @pool_key: for each block of @pool, U32_MAX + 1 - its erase count
  * @npool: entries in @pool
  * @spare: blocks set aside for the commits: erased, or never written
  *	   since mkfs
@@ -109,18 +113,26 @@ struct sffs_gc_stats {
  *	      longer refers to them
  * @freeable_empty: bit i: @freeable[i] was never written, its bytes are
  *		    counted free already
+ * @freeable_ec: erase count of each block of @freeable (U32_MAX: unknown)
  * @nfreeable: entries in @freeable
  * @victim: garbage collection victims chosen by the last scan, best last
+ * @victim_ec: erase count of each block of @victim
  * @nvictim: entries in @victim
  * @refused: the last blocks garbage collection could not walk, left alone
  * @wl_threshold: spread of erase counts beyond which cold data is moved
- * @ec_min: lowest erase count the last table scan saw
- * @ec_max: highest erase count the last table scan saw
- * @ec_sum: sum of the erase counts the last table scan saw
- * @ec_blocks: blocks the last table scan saw
+ * @ec_min: lowest erase count the last whole pass of table scans saw
+ * @ec_max: highest erase count the last whole pass of table scans saw
+ * @ec_sum: sum of the erase counts the last whole pass saw
+ * @ec_blocks: blocks the last whole pass saw
+ * @scan_page: table page the next scan starts at
+ * @pass_ec_min: @ec_min of the pass under way
+ * @pass_ec_max: @ec_max of the pass under way
+ * @pass_ec_sum: @ec_sum of the pass under way
+ * @pass_blocks: @ec_blocks of the pass under way
  * @user_bytes: file data written back, before compression, not counting
  *		what garbage collection moved
  * @wl_victim: the block of cold data static wear levelling moves next
+ * @wl_victim_ec: its erase count
  * @wl_stage: 0, 1 when the next commit lists @worn blocks first in the
  *	      journal, 2 when the journal has reached them and @wl_victim
  *	      can move there
@@ -168,13 +180,16 @@ struct sffs_journal {
 	unsigned long ebt_lost;
 	struct sffs_ebt_node *ebt_buf;
 	u32 pool[SFFS_POOL_SIZE];
+	u64 pool_key[SFFS_POOL_SIZE];
 	unsigned int npool;
 	u32 spare[SFFS_MAX_SPARES];
 	unsigned int nspare;
 	u32 freeable[SFFS_MAX_FREEABLE];
 	u32 freeable_empty;
+	u32 freeable_ec[SFFS_MAX_FREEABLE];
 	unsigned int nfreeable;
 	u32 victim[SFFS_GC_VICTIMS];
+	u32 victim_ec[SFFS_GC_VICTIMS];
 	unsigned int nvictim;
 	u32 refused[SFFS_MAX_REFUSED];
 	unsigned int wl_threshold;
@@ -182,8 +197,14 @@ struct sffs_journal {
 	u32 ec_max;
 	u64 ec_sum;
 	u32 ec_blocks;
+	u32 scan_page;
+	u32 pass_ec_min;
+	u32 pass_ec_max;
+	u64 pass_ec_sum;
+	u32 pass_blocks;
 	u64 user_bytes;
 	u32 wl_victim;
+	u32 wl_victim_ec;
 	unsigned int wl_stage;
 	u32 worn[SFFS_WL_WORN];
 	unsigned int nworn;
@@ -231,7 +252,7 @@ int sffs_ebt_claim(struct sffs_journal *j, u32 eb);
 int sffs_ebt_free(struct sffs_journal *j, u32 eb);
 int sffs_ebt_bad(struct sffs_journal *j, u32 eb);
 int sffs_ebt_fold(struct sffs_journal *j);
-int sffs_ebt_scan(struct sffs_journal *j,
+int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),
 		  void *arg);

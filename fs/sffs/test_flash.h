@@ -67,6 +67,27 @@ struct sffs_ramflash {
 	unsigned long syncs;
 };
 
+/**
+ * struct sffs_sparseflash - a large NAND-like MTD device in RAM, allocated
+ *			     a block at a time as blocks are programmed
+ * @mtd: the device, registered with the MTD core
+ * @blk: per erase block, its contents, or NULL when erased
+ * @blocks: erase blocks of RF_ERASESIZE
+ * @reads: read calls
+ * @read_bytes: bytes read
+ */
+struct sffs_sparseflash {
+	struct mtd_info mtd;
+	u8 **blk;
+	u32 blocks;
+	unsigned long reads;
+	unsigned long long read_bytes;
+};
+
+struct sffs_sparseflash *sffs_sf_create(struct kunit *test, u32 blocks);
+void sffs_sf_free(struct sffs_sparseflash *sf);
+struct vfsmount *sffs_test_mount_mtd(struct mtd_info *mtd, const char *opts);
+
 struct sffs_ramflash *sffs_rf_create(struct kunit *test,
 				     const unsigned int *bad, int nbad);
 void sffs_rf_free(struct sffs_ramflash *rf);
