@@ -25,6 +25,7 @@
  *
  * Locking: the caller holds the file system's mutex for every call.
  */
+#include <linux/fs.h>
 #include <linux/mtd/mtd.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -299,12 +300,33 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
  * checkpoint and what was synced after it are on the flash, and the next
  * mount replays them.
  */
+/*
+ * Read-only after an error, for the VFS too: /proc/mounts says so, and
+ * new writes fail at once with -EROFS.  The RAM state may be ahead of
+ * what the flash can be made to hold, so a remount read-write is refused
+ * (sffs_reconfigure()); a new mount starts from the flash.  As ext4 does
+ * on errors=remount-ro, the flag is set without a remount.  A read-only
+ * file system is not synced any more: the error is recorded where
+ * syncfs() reports it, since what was not synced is lost.
+ */
+static void sffs_error_ro(struct sffs_journal *j)
+{
+	j->io->ro = true;
+	j->err_ro = true;
+	if (j->sb && !sb_rdonly(j->sb)) {
+		errseq_set(&j->sb->s_wb_err, -EIO);
+		/* the flags above before the super block says read-only */
+		smp_wmb();
+		j->sb->s_flags |= SB_RDONLY;
+	}
+}
+
 static int sffs_write_error(struct sffs_journal *j, int err)
 {
 	if (err == -EIO && j->io->write_failed && !j->io->ro) {
 		pr_crit("sffs: %s: a flash write failed and could not be made elsewhere: read-only from now on; what was synced is safe\n",
 			j->io->mtd->name);
-		j->io->ro = true;
+		sffs_error_ro(j);
 	}
 	return err;
 }
@@ -540,7 +562,7 @@ static int sffs_apply_error(struct sffs_journal *j, int err)
 	if (!j->io->ro)
 		pr_crit("sffs: %s: an operation could not be applied to the index (%d): read-only from now on; what was synced is safe\n",
 			j->io->mtd->name, err);
-	j->io->ro = true;
+	sffs_error_ro(j);
 	j->broken = true;
 	return err;
 }

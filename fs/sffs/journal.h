@@ -155,6 +155,10 @@ struct sffs_gc_stats {
  * @put_size: the largest node a commit puts
  * @broken: an operation was journaled but not wholly applied to the
  *	    index: read-only, and syncs fail
+ * @err_ro: read-only since an error: only a new mount, which replays the
+ *	    journal from the flash, may write again
+ * @sb: the super block, made read-only on an error (NULL in unit tests of
+ *	the journal alone)
  */
 struct sffs_journal {
 	struct sffs_io *io;
@@ -220,6 +224,8 @@ struct sffs_journal {
 	void *put_buf;
 	size_t put_size;
 	bool broken;
+	bool err_ro;
+	struct super_block *sb;
 };
 
 #ifdef CONFIG_FAULT_INJECTION

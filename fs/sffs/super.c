@@ -289,6 +289,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_unlock(&c->mutex);
 	if (err)
 		goto out_compr;
+	c->j.sb = sb;
 	/* the replay could not write where it must: read-only */
 	if (c->io.ro)
 		sb->s_flags |= SB_RDONLY;
@@ -367,6 +368,10 @@ static int sffs_reconfigure(struct fs_context *fc)
 			c->io.ro = true;
 	} else if (!to_ro && sb_rdonly(sb)) {
 		if (!(c->io.mtd->flags & MTD_WRITEABLE)) {
+			err = -EROFS;
+		} else if (c->j.err_ro) {
+			pr_err("sffs: %s: read-only after an error: unmount and mount again to write\n",
+			       c->io.mtd->name);
 			err = -EROFS;
 		} else if (le32_to_cpu(c->j.cp.feat_ro_compat) &
 			   ~SFFS_FEAT_RO_COMPAT_SUPP) {
