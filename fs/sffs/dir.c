@@ -303,9 +303,16 @@ static int sffs_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 {
 	size_t len = strlen(target);
 	struct inode *inode;
+	int err;
 
 	if (len > SFFS_MAX_SYMLINK_LEN)
 		return -ENAMETOOLONG;
+	if (len > SFFS_SHORT_SYMLINK_LEN) {
+		err = sffs_feature_incompat(SFFS_SB(dir->i_sb),
+					    SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
+		if (err)
+			return err;
+	}
 	inode = sffs_new_inode(dir, S_IFLNK | 0777);
 	if (IS_ERR(inode))
 		return PTR_ERR(inode);

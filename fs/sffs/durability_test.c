@@ -17,6 +17,7 @@
 #include <linux/fs_context.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/xattr.h>
 #include "sffs.h"
@@ -619,6 +620,94 @@ static void sffs_durability_apply_enomem_readonly(struct kunit *test)
 }
 #endif
 
+/* Make symlink @name to @target in the root; 0 or an error */
+static int make_symlink(struct vfsmount *mnt, const char *name,
+			const char *target)
+{
+	struct dentry *root = mnt->mnt_root, *d;
+	struct inode *dir = d_inode(root);
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(name, root, strlen(name));
+	err = PTR_ERR_OR_ZERO(d);
+	if (!err) {
+		err = vfs_symlink(&init_user_ns, dir, d, target);
+		dput(d);
+	}
+	inode_unlock(dir);
+	return err;
+}
+
+/* 0 if symlink @name in the root points to @target */
+static int check_symlink(struct vfsmount *mnt, const char *name,
+			 const char *target)
+{
+	struct dentry *d = lookup_one_len_unlocked(name, mnt->mnt_root,
+						   strlen(name));
+	int err;
+
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	if (d_really_is_negative(d))
+		err = -ENOENT;
+	else
+		err = d_is_symlink(d) && d_inode(d)->i_link &&
+		      !strcmp(d_inode(d)->i_link, target) ? 0 : -EBADMSG;
+	dput(d);
+	return err;
+}
+
+static bool long_links_on(struct vfsmount *mnt)
+{
+	return le32_to_cpu(SFFS_SB(mnt->mnt_sb)->j.cp.feat_incompat) &
+	       SFFS_FEAT_INCOMPAT_LONG_SYMLINK;
+}
+
+/*
+ * Symlink targets up to PATH_MAX - 1 bytes, as ext4 and UBIFS store.
+ * Those longer than SFFS_SHORT_SYMLINK_LEN turn on an incompatible
+ * feature, which a commit writes before the first such node reaches the
+ * journal: cut the power once the node is synced, and the mount finds the
+ * flag with the symlink.  Short ones leave the file system as it was.
+ */
+static void sffs_durability_long_symlink(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	char *target = kunit_kmalloc(test, PATH_MAX + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, target);
+	for (i = 0; i < PATH_MAX; i++)
+		target[i] = i % 64 == 63 ? '/' : 'a' + i % 26;
+	target[SFFS_SHORT_SYMLINK_LEN] = '\0';
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, make_symlink(mnt, "short", target), 0);
+	KUNIT_EXPECT_FALSE(test, long_links_on(mnt));
+	target[SFFS_SHORT_SYMLINK_LEN] = 'x';
+	target[PATH_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, make_symlink(mnt, "toolong", target),
+			-ENAMETOOLONG);
+	KUNIT_EXPECT_FALSE(test, long_links_on(mnt));
+	target[PATH_MAX - 1] = '\0';
+	KUNIT_EXPECT_EQ(test, make_symlink(mnt, "long", target), 0);
+	KUNIT_EXPECT_TRUE(test, long_links_on(mnt));
+	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "long", target), 0);
+	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	cut_now(rf, mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_TRUE(test, long_links_on(mnt));
+	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "long", target), 0);
+	target[SFFS_SHORT_SYMLINK_LEN] = '\0';
+	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "short", target), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_rename_over_unsynced),
 	KUNIT_CASE(sffs_durability_rewrite_after_trunc),
@@ -628,6 +717,7 @@ static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_stale_blocks_dropped),
 	KUNIT_CASE(sffs_durability_commit_put_keeps_node),
 	KUNIT_CASE(sffs_durability_apply_error_readonly),
+	KUNIT_CASE(sffs_durability_long_symlink),
 #ifdef CONFIG_FAULT_INJECTION
 	KUNIT_CASE(sffs_durability_apply_enomem_readonly),
 #endif

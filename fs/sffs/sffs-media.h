@@ -30,7 +30,9 @@
 #define SFFS_BLOCK_SHIFT	12		/* file data block: 4 KiB */
 #define SFFS_BLOCK_SIZE		4096U		/* 1 << SFFS_BLOCK_SHIFT */
 #define SFFS_MAX_NAME_LEN	255
-#define SFFS_MAX_SYMLINK_LEN	(SFFS_BLOCK_SIZE - 256)
+#define SFFS_MAX_SYMLINK_LEN	4095		/* PATH_MAX - 1 */
+/* Longer targets need SFFS_FEAT_INCOMPAT_LONG_SYMLINK */
+#define SFFS_SHORT_SYMLINK_LEN	(SFFS_BLOCK_SIZE - 256)
 #define SFFS_MAX_XATTR_NAME	255
 #define SFFS_MAX_XATTR_VALUE	(SFFS_BLOCK_SIZE - 512)
 
@@ -418,7 +420,13 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
 #define SFFS_FEAT_RO_COMPAT_ORPHAN	0x00000002
 #define SFFS_FEAT_RO_COMPAT_SUPP	(SFFS_FEAT_RO_COMPAT_EBT | \
 					 SFFS_FEAT_RO_COMPAT_ORPHAN)
-#define SFFS_FEAT_INCOMPAT_SUPP		0
+/*
+ * Symlink targets may be longer than SFFS_SHORT_SYMLINK_LEN, up to
+ * SFFS_MAX_SYMLINK_LEN: a kernel that does not know it would take such an
+ * inode node for a damaged one, and end the replay of the journal there.
+ */
+#define SFFS_FEAT_INCOMPAT_LONG_SYMLINK	0x00000001
+#define SFFS_FEAT_INCOMPAT_SUPP		SFFS_FEAT_INCOMPAT_LONG_SYMLINK
 
 /**
  * struct sffs_checkpoint_node - superblock and commit record

@@ -15,8 +15,14 @@
 #include "journal.h"
 
 #define SFFS_SUPER_MAGIC	0x53464653
-/* Largest leaf node: a data block, an inode with a symlink, an xattr */
-#define SFFS_MAX_LEAF_LEN	(sizeof(struct sffs_data_node) + SFFS_BLOCK_SIZE)
+/* Largest data node: a block that did not compress */
+#define SFFS_MAX_DATA_LEAF_LEN	(sizeof(struct sffs_data_node) + SFFS_BLOCK_SIZE)
+/* Largest leaf node: an inode with the longest symlink target */
+#define SFFS_MAX_LEAF_LEN	(sizeof(struct sffs_inode_node) + \
+				 SFFS_MAX_SYMLINK_LEN)
+static_assert(SFFS_MAX_DATA_LEAF_LEN <= SFFS_MAX_LEAF_LEN);
+static_assert(sizeof(struct sffs_xattr_node) + SFFS_MAX_XATTR_NAME +
+	      SFFS_MAX_XATTR_VALUE <= SFFS_MAX_LEAF_LEN);
 /*
  * Data that does not compress is tried less often: after
  * SFFS_COMPR_MISSES blocks of a file in a row stored raw, only the blocks
@@ -27,7 +33,7 @@
 #define SFFS_COMPR_PROBE	16
 
 /* Flash a dirty page may need when written back */
-#define SFFS_PAGE_BUDGET	ALIGN(SFFS_MAX_LEAF_LEN, SFFS_NODE_ALIGN)
+#define SFFS_PAGE_BUDGET	ALIGN(SFFS_MAX_DATA_LEAF_LEN, SFFS_NODE_ALIGN)
 
 struct crypto_comp;
 
@@ -143,6 +149,7 @@ int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
 int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
 		   void *buf);
 int sffs_space(struct sffs_info *c, u64 bytes, bool deleting);
+int sffs_feature_incompat(struct sffs_info *c, u32 feat);
 extern const struct inode_operations sffs_file_inode_operations;
 extern const struct inode_operations sffs_symlink_inode_operations;
 extern const struct inode_operations sffs_special_inode_operations;

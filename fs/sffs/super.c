@@ -77,6 +77,37 @@ static void sffs_inode_init_once(void *p)
 	inode_init_once(&si->vfs_inode);
 }
 
+/**
+ * sffs_feature_incompat - turn on an incompatible feature, before its use
+ * @c: the file system
+ * @feat: SFFS_FEAT_INCOMPAT_*
+ *
+ * The first node only a kernel knowing @feat can read must not reach the
+ * journal before a checkpoint says the file system has @feat: a kernel
+ * without it would take that node for a torn write and end the replay
+ * there.  So a commit writes the flag first, once.
+ *
+ * Return: 0, or the error of the commit (the flag is then left off).
+ */
+int sffs_feature_incompat(struct sffs_info *c, u32 feat)
+{
+	struct sffs_checkpoint_node *cp = &c->j.cp;
+	int err = 0;
+
+	mutex_lock(&c->mutex);
+	if (!(le32_to_cpu(cp->feat_incompat) & feat)) {
+		cp->feat_incompat |= cpu_to_le32(feat);
+		err = sffs_journal_commit(&c->j);
+		if (err)
+			cp->feat_incompat &= ~cpu_to_le32(feat);
+		else
+			pr_info("sffs: %s: incompatible feature %#x turned on: kernels before it cannot mount this file system\n",
+				c->io.mtd->name, feat);
+	}
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
 static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct sffs_info *c = SFFS_SB(dentry->d_sb);

@@ -890,6 +890,13 @@ static void check_files(void)
 			.xattr_cnt = le32toh(in->xattr_cnt),
 			.iaddr = leaves[i].addr, .ilen = leaves[i].len,
 		};
+		if (leaves[i].len >= sizeof(*in) &&
+		    le16toh(in->data_len) > SFFS_SHORT_SYMLINK_LEN &&
+		    !(le32toh(cp.feat_incompat) &
+		      SFFS_FEAT_INCOMPAT_LONG_SYMLINK))
+			/* a kernel without the feature cannot read it */
+			err("inode %llu: symlink of %u bytes, but no long-symlink feature",
+			    ULL(leaves[i].ino), le16toh(in->data_len));
 		if (le64toh(in->key.ino) >= next_ino) {
 			err("inode %llu is not below next_ino %llu",
 			    ULL(leaves[i].ino), ULL(next_ino));

@@ -39,6 +39,8 @@ static size_t nbr, cap_br;
 static uint64_t sqnum, used_bytes, next_ino = SFFS_FIRST_INO;
 static uint32_t cur_eb, cur_off, first_main;
 static bool cur_valid, squash, quiet;
+/* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
+static bool long_links;
 static uint8_t compr = SFFS_COMPR_LZO;
 static unsigned long files, dirs, others;
 
@@ -326,6 +328,8 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 
 				if (len < 0 || len > (ssize_t)SFFS_MAX_SYMLINK_LEN)
 					die("%s: bad or too long symlink", p);
+				if (len > (ssize_t)SFFS_SHORT_SYMLINK_LEN)
+					long_links = true;
 				emit_inode(child, &e->st, 1, link, len);
 				others++;
 			} else {
@@ -560,6 +564,9 @@ int main(int argc, char **argv)
 	/* no table pages yet: the kernel takes blocks below alloc_eb as full */
 	cp.feat_ro_compat = htole32(SFFS_FEAT_RO_COMPAT_EBT |
 				    SFFS_FEAT_RO_COMPAT_ORPHAN);
+	/* only then: older kernels still mount the others */
+	if (long_links)
+		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
 	cp.fanout = htole16(fanout);
 	{
 		int fd = open("/dev/urandom", O_RDONLY);

@@ -71,6 +71,24 @@ for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
 	ok "$rc" "fsck.sffs finds no error, erase $1 write $2"
 done
 
+# a symlink target of PATH_MAX - 1 bytes is kept whole, and only a tree
+# with a target longer than 3840 bytes turns on the incompatible feature
+# for it: older kernels still mount the others
+rc=0
+grep -q "^features: .* incompat 0$" "$work/dump" || rc=1
+mkdir -p "$work/long"
+long=$(printf '%04095d' 0 | tr 0 x)
+ln -s "$long" "$work/long/link"
+"$bin/mkfs.sffs" -q -o "$work/longimg" -e 128K -m 2K -c 16M -r "$work/long" ||
+	rc=1
+"$bin/dump.sffs" -l "$work/longimg" >"$work/dump2" || rc=1
+grep -q "^features: .* incompat 0x1$" "$work/dump2" || rc=1
+grep -q " /link -> $long$" "$work/dump2" || rc=1
+"$bin/fsck.sffs" "$work/longimg" >"$work/fsck" || rc=1
+grep -q "^errors: 0$" "$work/fsck" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/dump2" "$work/fsck" | cut -c1-200
+ok "$rc" "mkfs.sffs -r keeps a 4095-byte symlink, with its feature flag"
+
 # fsck.sffs names each kind of damage, and exits with 4; -y repairs it:
 # exit status 1, and a check of the repaired image finds no error
 for what in "nlink:link count 3, should be 2" \
