@@ -74,6 +74,8 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_blocks %lu\n", j->gc.blocks);
 	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
+	seq_printf(m, "commit_index_bytes %llu\n", j->gc.index_bytes);
+	seq_printf(m, "commit_table_bytes %llu\n", j->gc.table_bytes);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
 	seq_printf(m, "gc_scrubbed %lu\n", j->gc.scrubbed);
 	seq_printf(m, "wl_moves %lu\n", j->gc.wl_moves);

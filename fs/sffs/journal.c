@@ -175,6 +175,10 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		if (err)
 			return err;
 	}
+	if (type == SFFS_NODE_INDEX)
+		j->gc.index_bytes += ALIGN(len, SFFS_NODE_ALIGN);
+	else
+		j->gc.table_bytes += ALIGN(len, SFFS_NODE_ALIGN);
 	return sffs_append(j, buf, len, type, flags, addr);
 }
 

@@ -56,6 +56,8 @@ struct sffs_eb_info {
  * @blocks: erase blocks emptied
  * @moved: bytes of live nodes rewritten elsewhere
  * @index_moved: index nodes dirtied so that the commit rewrites them
+ * @index_bytes: bytes of index nodes commits wrote
+ * @table_bytes: bytes of erase-block table pages commits wrote
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -69,6 +71,8 @@ struct sffs_gc_stats {
 	unsigned long blocks;
 	u64 moved;
 	unsigned long index_moved;
+	u64 index_bytes;
+	u64 table_bytes;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;

@@ -231,6 +231,7 @@ static int sf_write(struct mtd_info *mtd, loff_t to, size_t len,
 			return -EIO;	/* programmed twice: a bug */
 		memcpy(sf->blk[eb] + off, buf + done, RF_WRITESIZE);
 		*retlen += RF_WRITESIZE;
+		sf->prog_bytes += RF_WRITESIZE;
 	}
 	return 0;
 }
@@ -246,6 +247,7 @@ static int sf_erase(struct mtd_info *mtd, struct erase_info *ei)
 	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
 		kvfree(sf->blk[eb]);
 		sf->blk[eb] = NULL;
+		sf->erases++;
 	}
 	return 0;
 }

@@ -75,6 +75,8 @@ struct sffs_ramflash {
  * @blocks: erase blocks of RF_ERASESIZE
  * @reads: read calls
  * @read_bytes: bytes read
+ * @prog_bytes: bytes programmed
+ * @erases: blocks erased
  */
 struct sffs_sparseflash {
 	struct mtd_info mtd;
@@ -82,6 +84,8 @@ struct sffs_sparseflash {
 	u32 blocks;
 	unsigned long reads;
 	unsigned long long read_bytes;
+	unsigned long long prog_bytes;
+	unsigned long erases;
 };
 
 struct sffs_sparseflash *sffs_sf_create(struct kunit *test, u32 blocks);
