@@ -2008,6 +2008,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	struct rnd_state rnd;
 	struct vfsmount *mnt;
 	struct kstatfs st;
+	struct path root;
 	char name[16], tmp[16];
 	int nf = 0, err = 0;
 
@@ -2022,8 +2023,9 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 		goto out_flash;
 	}
 	j = &SFFS_SB(mnt->mnt_sb)->j;
-	err = vfs_statfs(&(struct path){ .mnt = mnt,
-					 .dentry = mnt->mnt_root }, &st);
+	root.mnt = mnt;
+	root.dentry = mnt->mnt_root;
+	err = vfs_statfs(&root, &st);
 	cap = div_u64(st.f_bavail * st.f_bsize * 90, 100);
 	while (!err && nf < AGED_FILES) {
 		/* log-uniform from 4 KiB to 4 MiB, in 4 KiB */
