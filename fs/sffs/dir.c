@@ -305,7 +305,7 @@ static int sffs_symlink(struct user_namespace *mnt_userns, struct inode *dir,
 	struct inode *inode;
 	int err;
 
-	if (len > SFFS_MAX_SYMLINK_LEN)
+	if (len > sffs_symlink_max(SFFS_SB(dir->i_sb)->io.erase_size))
 		return -ENAMETOOLONG;
 	if (len > SFFS_SHORT_SYMLINK_LEN) {
 		err = sffs_feature_incompat(SFFS_SB(dir->i_sb),

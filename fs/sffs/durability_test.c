@@ -695,6 +695,14 @@ static void sffs_durability_long_symlink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, make_symlink(mnt, "long", target), 0);
 	KUNIT_EXPECT_TRUE(test, long_links_on(mnt));
 	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "long", target), 0);
+	/* the largest operation with targets: one renamed over another */
+	target[0] = 'B';
+	KUNIT_EXPECT_EQ(test, make_symlink(mnt, "long2", target), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "long2", "long"), 0);
+	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "long", target), 0);
+	/* erase blocks too small for two such targets in one operation */
+	KUNIT_EXPECT_LT(test, sffs_symlink_max(16384), SFFS_SHORT_SYMLINK_LEN);
+	KUNIT_EXPECT_EQ(test, sffs_symlink_max(32768), SFFS_MAX_SYMLINK_LEN);
 	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
 	cut_now(rf, mnt);
 
@@ -702,6 +710,7 @@ static void sffs_durability_long_symlink(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	KUNIT_EXPECT_TRUE(test, long_links_on(mnt));
 	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "long", target), 0);
+	target[0] = 'a';
 	target[SFFS_SHORT_SYMLINK_LEN] = '\0';
 	KUNIT_EXPECT_EQ(test, check_symlink(mnt, "short", target), 0);
 	sffs_rf_umount(mnt);

@@ -204,6 +204,7 @@ static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
 	KUNIT_EXPECT_GE(test, cc->commits, (unsigned long)COMMIT_COST_OPS);
 	/* the blocks taken came from the table: the test measured scans */
 	KUNIT_EXPECT_GT(test, cc->table_pages, 0UL);
+	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);
 	kunit_info(test, "%u MiB: %lu commits read %lu table pages and made %lu flash reads in all; %llu us per commit\n",
 		   blocks * (RF_ERASESIZE >> 10) >> 10, cc->commits,
 		   cc->table_pages, cc->reads,
@@ -211,6 +212,7 @@ static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
 out:
 	if (!IS_ERR_OR_NULL(mnt))
 		sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
 	kvfree(buf);
 	sffs_sf_free(sf);
 }
@@ -2014,8 +2016,10 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 
 	if (!sf)
 		return;
-	if (!buf || !sizes)
+	if (!buf || !sizes) {
+		KUNIT_FAIL(test, "no memory");
 		goto out_flash;
+	}
 	prandom_seed_state(&rnd, 1);
 	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
 	if (IS_ERR(mnt)) {
@@ -2081,7 +2085,9 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	/* the device was full enough for garbage collection to work */
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
 	KUNIT_EXPECT_LE(test, prog * 100, user * 115);
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
 	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
 out_flash:
 	sffs_sf_free(sf);
 }

@@ -91,7 +91,6 @@ struct sffs_scan {
 	bool victims;
 	u64 worn[SFFS_WL_WORN];
 	u32 cold_ec, cold_eb;
-	u32 oldest_age, oldest_eb, oldest_ec;
 };
 
 /*
@@ -183,8 +182,11 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 		/* least worn last: the pool hands out from its end */
 		if (!sffs_io_is_bad(j->io, eb)) {
 			sffs_pool_add(j, eb, r->ec);
-			sffs_keep_best(s->worn, j->worn, NULL, &j->nworn,
-				       SFFS_WL_WORN, (u64)r->ec + 1, eb, 0);
+			/* pushed out of the pool, it may be in the list */
+			if (!sffs_list_has(j->worn, j->nworn, eb))
+				sffs_keep_best(s->worn, j->worn, NULL,
+					       &j->nworn, SFFS_WL_WORN,
+					       (u64)r->ec + 1, eb, 0);
 		}
 		return;
 	}
@@ -192,10 +194,10 @@ static void sffs_scan_one(struct sffs_journal *j, u32 eb,
 		return;
 	if (r->live >= esize) {
 		/* full, says the hint; a power cut may have left it stale */
-		if (r->state == SFFS_EB_MAIN && r->age < s->oldest_age) {
-			s->oldest_age = r->age;
-			s->oldest_eb = eb;
-			s->oldest_ec = r->ec;
+		if (r->state == SFFS_EB_MAIN && r->age < j->pass_oldest_age) {
+			j->pass_oldest_age = r->age;
+			j->pass_oldest_eb = eb;
+			j->pass_oldest_ec = r->ec;
 		}
 		return;
 	}
@@ -227,11 +229,10 @@ static int sffs_scan(struct sffs_journal *j, bool victims)
 {
 	struct sffs_scan s = {
 		.victims = victims, .cold_ec = U32_MAX,
-		.oldest_age = U32_MAX,
 	};
 	u32 pages = DIV_ROUND_UP(j->alloc_eb, SFFS_EBT_RECS);
+	u32 ec_max, stale = U32_MAX, stale_ec = 0;
 	unsigned int i;
-	u32 ec_max;
 	int err;
 
 	/* the most worn free blocks: those in the pool, and those found */
@@ -252,11 +253,16 @@ static int sffs_scan(struct sffs_journal *j, bool victims)
 			j->pass_ec_max = 0;
 			j->pass_ec_sum = 0;
 			j->pass_blocks = 0;
+			j->pass_oldest_age = U32_MAX;
+			j->pass_victims = 0;
+			j->pass_all_victims = true;
 		}
 		err = sffs_ebt_scan(j, j->scan_page, sffs_scan_one, &s);
 		if (err)
 			return err;
 		j->gc.scan_pages++;
+		j->pass_victims += j->nvictim;
+		j->pass_all_victims &= victims;
 		if (++j->scan_page < pages)
 			continue;
 		j->scan_page = 0;
@@ -266,16 +272,29 @@ static int sffs_scan(struct sffs_journal *j, bool victims)
 			j->ec_sum = j->pass_ec_sum;
 			j->ec_blocks = j->pass_blocks;
 		}
+		/*
+		 * A whole pass found nothing to collect by the hints, though
+		 * dead bytes there are: the hints of some blocks went stale.
+		 * Collecting the oldest block full by its hint finds out,
+		 * and corrects it.
+		 */
+		if (j->pass_all_victims && !j->pass_victims &&
+		    j->pass_oldest_age != U32_MAX &&
+		    j->dirty >= 2ULL * j->io->erase_size) {
+			stale = j->pass_oldest_eb;
+			stale_ec = j->pass_oldest_ec;
+		}
 	}
-	/*
-	 * Nothing to collect by the hints, though dead bytes there are: the
-	 * hints of some blocks went stale.  Collecting the oldest block
-	 * full by its hint finds out, and corrects it.
-	 */
-	if (victims && !j->nvictim && s.oldest_age != U32_MAX &&
-	    j->dirty >= 2ULL * j->io->erase_size) {
-		j->victim_ec[j->nvictim] = s.oldest_ec;
-		j->victim[j->nvictim++] = s.oldest_eb;
+	if (!j->ec_blocks && j->pass_blocks) {
+		/* no whole pass yet since the mount: what this one saw */
+		j->ec_min = j->pass_ec_min;
+		j->ec_max = j->pass_ec_max;
+		j->ec_sum = j->pass_ec_sum;
+		j->ec_blocks = j->pass_blocks;
+	}
+	if (victims && !j->nvictim && stale != U32_MAX) {
+		j->victim_ec[j->nvictim] = stale_ec;
+		j->victim[j->nvictim++] = stale;
 	}
 	/* the most worn block of the last whole pass, or of this one */
 	ec_max = max(j->ec_max, j->pass_blocks ? j->pass_ec_max : 0);
@@ -764,10 +783,8 @@ int sffs_gc(struct sffs_journal *j)
 			err = sffs_scan(j, true);
 			if (err)
 				break;
-			if (!j->nvictim) {
-				err = -ENOSPC;
-				break;
-			}
+			/* a window without victims: the next one */
+			continue;
 		}
 		eb = j->victim[--j->nvictim];
 		ec = j->victim_ec[j->nvictim];
@@ -794,6 +811,21 @@ int sffs_gc(struct sffs_journal *j)
 	if (j->nfreeable && (!err || err == -ENOSPC))
 		err = sffs_journal_commit(j) ?: err;
 	return err;
+}
+
+/*
+ * Once the checkpoint that frees them is written, the blocks emptied join
+ * the pool, ranked by wear with the free blocks there: the next allocation
+ * needs no scan of the table to find them.  Not before: erasing one while
+ * the checkpoint on the flash still uses it would lose what it holds.
+ */
+void sffs_gc_pool_released(struct sffs_journal *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nreleased; i++)
+		sffs_pool_add(j, j->released[i], j->released_ec[i]);
+	j->nreleased = 0;
 }
 
 /**
@@ -825,6 +857,7 @@ void sffs_gc_release(struct sffs_journal *j)
 {
 	unsigned int i;
 
+	j->nreleased = 0;
 	for (i = 0; i < j->nfreeable; i++) {
 		u32 eb = j->freeable[i];
 
@@ -838,9 +871,17 @@ void sffs_gc_release(struct sffs_journal *j)
 			sffs_io_retired(j->io, eb);
 			if (j->nmarkbad < SFFS_MAX_RETIRE)
 				j->markbad[j->nmarkbad++] = eb;
-		} else if (!(j->freeable_empty & BIT(i))) {
-			j->dirty -= min_t(u64, j->dirty, j->io->erase_size);
-			j->free += j->io->erase_size;
+		} else {
+			if (!(j->freeable_empty & BIT(i))) {
+				j->dirty -= min_t(u64, j->dirty,
+						  j->io->erase_size);
+				j->free += j->io->erase_size;
+			}
+			/* a scan finds those whose erase count is unknown */
+			if (j->freeable_ec[i] != U32_MAX) {
+				j->released_ec[j->nreleased] = j->freeable_ec[i];
+				j->released[j->nreleased++] = eb;
+			}
 		}
 		/*
 		 * Forget it wherever it waits to be collected: a victim of
@@ -855,14 +896,6 @@ void sffs_gc_release(struct sffs_journal *j)
 		}
 		sffs_io_scrub_del(j->io, eb);
 	}
-	/*
-	 * They join the pool, ranked by wear with the free blocks there:
-	 * the next allocation needs no scan of the table to find them.
-	 */
-	for (i = 0; i < j->nfreeable; i++)
-		if (!sffs_io_retiring(j->io, j->freeable[i]) &&
-		    j->freeable_ec[i] != U32_MAX)
-			sffs_pool_add(j, j->freeable[i], j->freeable_ec[i]);
 	j->nfreeable = 0;
 	j->freeable_empty = 0;
 }

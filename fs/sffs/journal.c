@@ -300,18 +300,15 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 }
 
 /*
- * A write the flash refused leaves the file system read-only: the last
- * checkpoint and what was synced after it are on the flash, and the next
- * mount replays them.
- */
-/*
  * Read-only after an error, for the VFS too: /proc/mounts says so, and
  * new writes fail at once with -EROFS.  The RAM state may be ahead of
  * what the flash can be made to hold, so a remount read-write is refused
  * (sffs_reconfigure()); a new mount starts from the flash.  As ext4 does
- * on errors=remount-ro, the flag is set without a remount.  A read-only
- * file system is not synced any more: the error is recorded where
- * syncfs() reports it, since what was not synced is lost.
+ * on errors=remount-ro, the flag is set without a remount and without
+ * s_umount: a remount racing with it may leave /proc/mounts saying rw,
+ * but io->ro, which every write checks, stays set.  A read-only file
+ * system is not synced any more: -EIO, whatever the error was, is
+ * recorded where syncfs() reports it, since what was not synced is lost.
  */
 static void sffs_error_ro(struct sffs_journal *j)
 {
@@ -319,12 +316,15 @@ static void sffs_error_ro(struct sffs_journal *j)
 	j->err_ro = true;
 	if (j->sb && !sb_rdonly(j->sb)) {
 		errseq_set(&j->sb->s_wb_err, -EIO);
-		/* the flags above before the super block says read-only */
-		smp_wmb();
 		j->sb->s_flags |= SB_RDONLY;
 	}
 }
 
+/*
+ * A write the flash refused leaves the file system read-only: the last
+ * checkpoint and what was synced after it are on the flash, and the next
+ * mount replays them.
+ */
 static int sffs_write_error(struct sffs_journal *j, int err)
 {
 	if (err == -EIO && j->io->write_failed && !j->io->ro) {
@@ -914,8 +914,9 @@ int sffs_journal_commit(struct sffs_journal *j)
 	/*
 	 * The blocks garbage collection emptied are free in the table this
 	 * checkpoint names: count them so.  Nothing is allocated before the
-	 * checkpoint is written, and a failed one turns the file system
-	 * read-only.
+	 * checkpoint is written, a failed one turns the file system
+	 * read-only, and they join the pool of free blocks only once it is
+	 * written: until then the checkpoint on the flash may use them.
 	 */
 	freed = j->nfreeable;
 	sffs_gc_release(j);
@@ -942,9 +943,15 @@ int sffs_journal_commit(struct sffs_journal *j)
 	cp->spare_cnt = cpu_to_le32(len - j->jcnt);
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
-	if (err)
-		return sffs_write_error(j, err);
+	if (err) {
+		if (!j->io->ro)
+			pr_crit("sffs: %s: the checkpoint could not be written (%d): read-only from now on; what was synced is safe\n",
+				j->io->mtd->name, err);
+		sffs_error_ro(j);
+		return err;
+	}
 	sffs_markbad_pending(j);
+	sffs_gc_pool_released(j);
 	j->commits++;
 	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
 			  j->used, j->jcnt, freed);

@@ -118,6 +118,10 @@ struct sffs_gc_stats {
  * @freeable_empty: bit i: @freeable[i] was never written, its bytes are
  *		    counted free already
  * @freeable_ec: erase count of each block of @freeable (U32_MAX: unknown)
+ * @released: blocks the commit being written frees, for the pool once its
+ *	      checkpoint is written
+ * @released_ec: erase count of each block of @released
+ * @nreleased: entries in @released
  * @nfreeable: entries in @freeable
  * @victim: garbage collection victims chosen by the last scan, best last
  * @victim_ec: erase count of each block of @victim
@@ -133,6 +137,12 @@ struct sffs_gc_stats {
  * @pass_ec_max: @ec_max of the pass under way
  * @pass_ec_sum: @ec_sum of the pass under way
  * @pass_blocks: @ec_blocks of the pass under way
+ * @pass_oldest_age: age of the oldest block the pass under way found full
+ *		     by its hint (U32_MAX: none)
+ * @pass_oldest_eb: that block
+ * @pass_oldest_ec: its erase count
+ * @pass_victims: victims the scans of the pass under way found
+ * @pass_all_victims: every scan of the pass under way looked for victims
  * @user_bytes: file data written back, before compression, not counting
  *		what garbage collection moved
  * @wl_victim: the block of cold data static wear levelling moves next
@@ -195,6 +205,9 @@ struct sffs_journal {
 	u32 freeable[SFFS_MAX_FREEABLE];
 	u32 freeable_empty;
 	u32 freeable_ec[SFFS_MAX_FREEABLE];
+	u32 released[SFFS_MAX_FREEABLE];
+	u32 released_ec[SFFS_MAX_FREEABLE];
+	unsigned int nreleased;
 	unsigned int nfreeable;
 	u32 victim[SFFS_GC_VICTIMS];
 	u32 victim_ec[SFFS_GC_VICTIMS];
@@ -210,6 +223,11 @@ struct sffs_journal {
 	u32 pass_ec_max;
 	u64 pass_ec_sum;
 	u32 pass_blocks;
+	u32 pass_oldest_age;
+	u32 pass_oldest_eb;
+	u32 pass_oldest_ec;
+	unsigned int pass_victims;
+	bool pass_all_victims;
 	u64 user_bytes;
 	u32 wl_victim;
 	u32 wl_victim_ec;
@@ -275,6 +293,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
 u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
 void sffs_gc_release(struct sffs_journal *j);
+void sffs_gc_pool_released(struct sffs_journal *j);
 void sffs_gc_retire(struct sffs_journal *j);
 
 int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,

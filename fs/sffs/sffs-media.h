@@ -314,6 +314,26 @@ struct sffs_branch {
 } __packed;
 static_assert(sizeof(struct sffs_branch) == 32);
 
+/*
+ * The longest symlink target a file system of @erase_size blocks takes.
+ * An operation fits in half an erase block, and the largest that holds
+ * symlink targets, one symlink renamed over another, has both inodes with
+ * their targets, two dentries of the longest names, an orphan record and
+ * two directories' inodes: PATH_MAX - 1 from 32 KiB blocks up, about
+ * 3.4 KiB on 16 KiB blocks.
+ */
+static inline __u32 sffs_symlink_max(__u32 erase_size)
+{
+	__u32 fixed = 2 * ((sizeof(struct sffs_dentry_node) +
+			    SFFS_MAX_NAME_LEN + SFFS_NODE_ALIGN - 1) &
+			   ~(SFFS_NODE_ALIGN - 1)) +
+		      sizeof(struct sffs_orphan_node) +
+		      4 * (sizeof(struct sffs_inode_node) + SFFS_NODE_ALIGN);
+	__u32 max = (erase_size / 2 - fixed) / 2;
+
+	return max < SFFS_MAX_SYMLINK_LEN ? max : SFFS_MAX_SYMLINK_LEN;
+}
+
 /**
  * struct sffs_index_node - a B+tree node
  * @level: 0 for nodes whose branches point at leaf nodes

@@ -227,8 +227,11 @@ static int sf_write(struct mtd_info *mtd, loff_t to, size_t len,
 				return -ENOMEM;
 			memset(sf->blk[eb], 0xff, RF_ERASESIZE);
 		}
-		if (memchr_inv(sf->blk[eb] + off, 0xff, RF_WRITESIZE))
-			return -EIO;	/* programmed twice: a bug */
+		if (memchr_inv(sf->blk[eb] + off, 0xff, RF_WRITESIZE)) {
+			/* programmed twice: a bug, which tests check for */
+			sf->violations++;
+			return -EIO;
+		}
 		memcpy(sf->blk[eb] + off, buf + done, RF_WRITESIZE);
 		*retlen += RF_WRITESIZE;
 		sf->prog_bytes += RF_WRITESIZE;
@@ -311,7 +314,7 @@ struct sffs_sparseflash *sffs_sf_create(struct kunit *test, u32 blocks)
 		sf->mtd.index = -1;
 		kfree(j);
 		sffs_sf_free(sf);
-		KUNIT_FAIL(test, "mtd_device_register: %d\n", err);
+		KUNIT_FAIL(test, "mtd_device_register: %d", err);
 		return NULL;
 	}
 	err = sffs_io_init(&io, &sf->mtd, false);
@@ -322,13 +325,13 @@ struct sffs_sparseflash *sffs_sf_create(struct kunit *test, u32 blocks)
 	kfree(j);
 	if (err) {
 		sffs_sf_free(sf);
-		KUNIT_FAIL(test, "format: %d\n", err);
+		KUNIT_FAIL(test, "format: %d", err);
 		return NULL;
 	}
 	return sf;
 nomem:
 	sffs_sf_free(sf);
-	KUNIT_FAIL(test, "no memory for the sparse flash\n");
+	KUNIT_FAIL(test, "no memory for the sparse flash");
 	return NULL;
 }
 

@@ -77,6 +77,7 @@ struct sffs_ramflash {
  * @read_bytes: bytes read
  * @prog_bytes: bytes programmed
  * @erases: blocks erased
+ * @violations: pages programmed twice without an erase
  */
 struct sffs_sparseflash {
 	struct mtd_info mtd;
@@ -86,6 +87,7 @@ struct sffs_sparseflash {
 	unsigned long long read_bytes;
 	unsigned long long prog_bytes;
 	unsigned long erases;
+	unsigned int violations;
 };
 
 struct sffs_sparseflash *sffs_sf_create(struct kunit *test, u32 blocks);

@@ -326,8 +326,10 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 				char link[SFFS_MAX_SYMLINK_LEN + 1];
 				ssize_t len = readlink(p, link, sizeof(link));
 
-				if (len < 0 || len > (ssize_t)SFFS_MAX_SYMLINK_LEN)
-					die("%s: bad or too long symlink", p);
+				if (len < 0 ||
+				    len > (ssize_t)sffs_symlink_max(dev.erase_size))
+					die("%s: bad symlink, or too long for %u-byte erase blocks",
+					    p, dev.erase_size);
 				if (len > (ssize_t)SFFS_SHORT_SYMLINK_LEN)
 					long_links = true;
 				emit_inode(child, &e->st, 1, link, len);
