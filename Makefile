@@ -88,8 +88,9 @@ kunit: tree
 		$(BUILD)/kunit-slob-seg.kunitconfig $(KUNITCONFIGS) \
 		mm/slob_seg.kunitconfig; \
 	cat $(RESULTS)/kunit-main $(RESULTS)/kunit-slob-seg | awk \
-		'{ p += $$2; f += $$4; n++ } END { if (n != 2) f++; \
-		print "kunit: " p " passed, " f " failed"; exit f > 0 }' | \
+		'{ p += $$2; f += $$4; s += $$6; n++ } END { if (n != 2) f++; \
+		print "kunit: " p " passed, " f " failed, " s " skipped"; \
+		exit f > 0 }' | \
 		tee $(RESULTS)/kunit; exit $${PIPESTATUS[1]}
 
 ## make kernel ARCH=  the QEMU test kernel (tiny + tests + series options)
@@ -152,7 +153,8 @@ module-test: tree
 
 ## make harness-test  unit tests of the harness (console parser, qemu-run's
 ##                    power cut, series tool, bench RAM fit, aging report,
-##                    deps.sh retries)
+##                    deps.sh retries, skips counted apart by kunit.sh,
+##                    qemu-run and test-all.sh)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test

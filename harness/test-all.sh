@@ -5,9 +5,12 @@
 #
 # "make test": every check of the series, one after the other, each with its
 # full output in out/logs/<step>.log.  A failing step does not stop the
-# others.  Each step leaves "<step>: N passed, N failed" in RESULTS; a step
-# that died before writing one counts as one failure.  The failed steps are
-# named once more just before the last line, which is the total; the exit
+# others.  Each step leaves "<step>: N passed, N failed" in RESULTS, with
+# ", N skipped" after it when the step can skip tests; a step that died
+# before writing one counts as one failure.  A skipped test is neither
+# passed nor failed: the skips are counted on their own, and the steps
+# that skipped are named.  The failed steps are named once more just
+# before the last line, which is the total "N passed, N failed"; the exit
 # status is non-zero if anything failed.
 set -uo pipefail
 
@@ -20,8 +23,8 @@ mkdir -p "$results" "$logs"
 steps=(tree harness-test tools-test kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm"
 	"qemu-test-4k ARCH=x86_64" "qemu-test-4k ARCH=arm" module-test checkpatch am-check
 	offcheck)
-total_p=0 total_f=0
-recap=()
+total_p=0 total_f=0 total_s=0
+recap=() skips=()
 start_all=$SECONDS
 for step in "${steps[@]}"; do
 	name=${step// ARCH=/-}
@@ -44,12 +47,14 @@ for step in "${steps[@]}"; do
 	line=$(cat "$results/$name" 2>/dev/null)
 	p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
 	f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped.*/\1/p')
+	s=${s:-0}
 	if [ -z "$p" ]; then
 		p=0 f=1
 	elif [ $rc != 0 ] && [ "$f" = 0 ]; then
 		f=1
 	fi
-	grep -E '^(FAIL|METRIC) ' "$logs/$name.log" | sed 's/^/    /'
+	grep -E '^(FAIL|SKIP|METRIC) |^kunit: skip' "$logs/$name.log" | sed 's/^/    /'
 	if [ "$f" != 0 ]; then
 		echo "    --- last lines of $logs/$name.log:"
 		tail -n 25 "$logs/$name.log" | sed 's/^/    /'
@@ -58,15 +63,25 @@ for step in "${steps[@]}"; do
 		while IFS= read -r l; do
 			recap+=("    $l")
 		done < <(awk '/^kunit: kernel log problems/ { n = 4 }
-			/^FAIL |^kunit: no summary|\[(FAILED|CRASHED)\]/ { print }
+			/^FAIL |^kunit: no summary|^kunit: skip where|\[(FAILED|CRASHED)\]/ { print }
 			n && n-- { print }' \
 			"$logs/$name.log" | head -n 8)
 	fi
-	echo "    $name: $p passed, $f failed (${secs} s)"
+	if [ "$s" != 0 ]; then
+		echo "    $name: $p passed, $f failed, $s skipped (${secs} s)"
+		skips+=("$name: $s skipped")
+	else
+		echo "    $name: $p passed, $f failed (${secs} s)"
+	fi
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
+	total_s=$((total_s + s))
 done
 echo "=== make test: $((SECONDS - start_all)) s"
+if [ ${#skips[@]} != 0 ]; then
+	echo "=== skipped: $total_s (neither passed nor failed)"
+	printf '    %s\n' "${skips[@]}"
+fi
 if [ ${#recap[@]} != 0 ]; then
 	echo "=== failed:"
 	printf '    %s\n' "${recap[@]}"

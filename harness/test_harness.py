@@ -4,7 +4,8 @@
 relies on, qemu-run's power cut at a console marker, the verdicts of the
 real power cuts of make stress, the MAINTAINERS insertion of series.py,
 the RAM fit of the flash benchmark's report, the aging benchmark's report
-math and deps.sh riding out a mirror in mid-sync.  A
+math, deps.sh riding out a mirror in mid-sync, and skips counted as
+skips (kunit.sh, qemu-run, test-all.sh), never as passes.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
@@ -130,6 +131,7 @@ class KillAfter(unittest.TestCase):
              'x86_64', '--kernel', kernel, '--busybox', sys.executable,
              '--workdir', work, '--timeout', '20'] + list(opts),
             env=env, capture_output=True, text=True)
+        self.stdout = res.stdout
         with open(os.path.join(work, 'result.json')) as f:
             return res.returncode, json.load(f)
 
@@ -144,6 +146,16 @@ class KillAfter(unittest.TestCase):
         self.assertFalse(res['timed_out'])
         self.assertIsNone(res['exit_status'])
         self.assertEqual(res['passed'], 1)
+
+    def test_skips_are_counted_apart(self):
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nok 1 a\nok 2 b # SKIP no b\n'
+            'qemu-run: exit 0\n', end='exit 0')
+        self.assertEqual(rc, 0, res['harness_failures'])
+        self.assertEqual((res['passed'], res['skipped']), (1, 1))
+        self.assertEqual(self.stdout.splitlines()[-1],
+                         '1 passed, 0 failed, 1 skipped')
+        self.assertIn('SKIP b', self.stdout.splitlines())
 
     def test_marker_never_seen_is_a_failure(self):
         rc, res = self.run_qemu_run(
@@ -512,6 +524,108 @@ class Deps(unittest.TestCase):
         self.assertIn('still failing', err)
         self.assertTrue(any(c.startswith('apt-get download') for c in calls))
         self.assertTrue(any(c.startswith('apt-get install') for c in calls))
+
+
+KUNIT_LOG = """\
+[    0.1] KTAP version 1
+[    0.1] 1..2
+[    0.1]     KTAP version 1
+[    0.1]     # Subtest: idle
+[    0.1]     1..3
+[    0.1]     ok 1 test_runs
+[    0.1]     ok 2 test_idle # SKIP %s
+[    0.1]     ok 3 test_more
+[    0.1] ok 1 idle
+[    0.1]     KTAP version 1
+[    0.1]     # Subtest: opt
+[    0.1]     1..1
+[    0.1]     ok 1 test_opt # SKIP needs CONFIG_FOO
+[    0.1] ok 2 opt # SKIP
+"""
+
+
+class KunitSkips(unittest.TestCase):
+    """kunit.sh with a stand-in for kunit.py: a skip is reported as a skip,
+    and only a skip for an option the kernel does not build is one."""
+
+    def run_kunit(self, reason, run=True):
+        """@run: kunit.py runs the kernel and writes its log into the build
+        directory; else it fails at once, with an earlier run's log left
+        there."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        tree, build = (os.path.join(tmp.name, d) for d in ('tree', 'build'))
+        kdir = os.path.join(tree, 'tools', 'testing', 'kunit')
+        os.makedirs(kdir)
+        os.makedirs(build)
+        log = os.path.join(tmp.name if run else build, 'test.log')
+        with open(log, 'w') as f:
+            f.write(KUNIT_LOG % reason)
+        with open(os.path.join(kdir, 'kunit.py'), 'w') as f:
+            if run:
+                f.write('import shutil\nshutil.copy("%s", "%s")\n'
+                        'print("[00:00:01] Testing complete. Ran 4 tests: '
+                        'passed: 2, skipped: 2")\n'
+                        % (log, os.path.join(build, 'test.log')))
+            else:
+                f.write('raise SystemExit("no such kunitconfig")\n')
+        result = os.path.join(tmp.name, 'result')
+        res = subprocess.run(['bash', os.path.join(HERE, 'kunit.sh'), tree,
+                              build, result], capture_output=True, text=True)
+        with open(result) as f:
+            return res.returncode, f.read().strip(), res.stdout
+
+    def test_skip_for_an_option_not_built_is_a_skip(self):
+        rc, line, out = self.run_kunit('needs CONFIG_BAR')
+        self.assertEqual((rc, line), (0, 'kunit: 2 passed, 0 failed, '
+                                         '2 skipped'))
+        self.assertIn('kunit: skipped idle: test_idle # SKIP needs '
+                      'CONFIG_BAR', out)
+        self.assertIn('kunit: skipped opt: test_opt # SKIP needs '
+                      'CONFIG_FOO', out)
+
+    def test_log_of_an_earlier_run_is_not_read(self):
+        rc, line, out = self.run_kunit('no idle period seen', run=False)
+        self.assertEqual((rc, line), (1, 'kunit: 0 passed, 1 failed, '
+                                         '0 skipped'))
+        self.assertNotIn('SKIP', out)
+
+    def test_skip_where_the_test_should_run_fails(self):
+        rc, line, out = self.run_kunit('no idle period seen')
+        self.assertEqual((rc, line), (1, 'kunit: 2 passed, 1 failed, '
+                                         '1 skipped'))
+        self.assertIn('counted as failed: idle: test_idle # SKIP no idle '
+                      'period seen', out)
+
+
+class TestAll(unittest.TestCase):
+    """test-all.sh with a stand-in for make: skips are summed apart and
+    the last line stays "N passed, N failed"."""
+
+    def test_skips_summed_apart(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        results = os.path.join(tmp.name, 'out', 'results')
+        make = os.path.join(tmp.name, 'make')
+        with open(make, 'w') as f:
+            f.write('#!/bin/bash\nshift\nname=${1}${2:+-${2#ARCH=}}\n'
+                    '[ "$name" = tree ] && exit 0\n'
+                    'case $name in\n'
+                    'kunit) echo "kunit: 5 passed, 0 failed, 2 skipped" ;;\n'
+                    'qemu-test-arm) echo "x: 3 passed, 1 failed, 1 skipped"'
+                    '; r=1 ;;\n'
+                    '*) echo "$name: 1 passed, 0 failed" ;;\n'
+                    'esac > "%s/$name"\nexit ${r:-0}\n' % results)
+        os.chmod(make, 0o755)
+        res = subprocess.run(['bash', os.path.join(HERE, 'test-all.sh'),
+                              make, results], capture_output=True, text=True)
+        out = res.stdout.splitlines()
+        self.assertEqual(res.returncode, 1)
+        # 5 + 3 and one for each of the 9 other steps
+        self.assertEqual(out[-1], '17 passed, 1 failed')
+        self.assertIn('=== skipped: 3 (neither passed nor failed)', out)
+        self.assertIn('    kunit: 5 passed, 0 failed, 2 skipped', [
+            x.split(' (')[0] for x in out])
 
 
 def main():

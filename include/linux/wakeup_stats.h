@@ -23,6 +23,7 @@ void __wakeup_stats_end(bool no_irq);
 void __wakeup_stats_irq(unsigned int irq, const char *name);
 void __wakeup_stats_hrtimer(const void *timer, const void *fn);
 void __wakeup_stats_timer(struct timer_list *timer, const void *fn);
+void __wakeup_stats_timer_softirq_done(void);
 void __wakeup_stats_tick_why(const char *why);
 void __wakeup_stats_ipi(const char *name);
 void __wakeup_stats_ipi_fn(const void *fn);
@@ -67,6 +68,17 @@ static __always_inline void wakeup_stats_timer(struct timer_list *timer,
 }
 
 /*
+ * The timer softirq has run this CPU's expired timers: a wakeup whose
+ * timer softirq was left to ksoftirqd is charged now, to the first timer
+ * callback it ran.
+ */
+static __always_inline void wakeup_stats_timer_softirq_done(void)
+{
+	if (static_branch_unlikely(&wakeup_stats_key))
+		__wakeup_stats_timer_softirq_done();
+}
+
+/*
  * Why the tick of an idle CPU stays on or is programmed when it is (a
  * string constant; NULL: RCU, the architecture, irq_work or a pending
  * timer softirq keeps it on, which the callee finds out).  A wakeup by
@@ -90,6 +102,7 @@ static inline void wakeup_stats_irq(unsigned int irq, const char *name) { }
 static inline void wakeup_stats_hrtimer(const void *timer, const void *fn) { }
 static inline void wakeup_stats_timer(struct timer_list *timer,
 				      const void *fn) { }
+static inline void wakeup_stats_timer_softirq_done(void) { }
 static inline void wakeup_stats_tick_why(const char *why) { }
 static inline void wakeup_stats_ipi(const char *name) { }
 #endif

@@ -8,15 +8,21 @@
  * level's granularity, computed here as kernel/time/timer.c does); and a
  * wake_up() ends a deferrable wait at once, whatever its timeout.  A
  * thread that spins on the test's CPU keeps the CPU awake, as the CPUs
- * whose housekeeping must still run are.
+ * whose housekeeping must still run are.  And the point of it all: on an
+ * idle CPU, a deferrable timeout does not wake the CPU, it waits for the
+ * CPU's next wakeup.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/tick.h>
 #include <linux/wait.h>
 #include <linux/wakeup_reduce.h>
+
+#include "tick-internal.h"
 
 /*
  * The lateness the timer wheel allows a timer @delta jiffies away: it is
@@ -136,11 +142,74 @@ static void test_condition_true_does_not_sleep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 10l);
 }
 
+/*
+ * On an idle CPU the deferrable timeout waits for the CPU's next wakeup.
+ * The task sleeps DEFER_TIMEOUT jiffies with no spinner, so the CPU goes
+ * idle; an hrtimer DEFER_ANCHOR ticks away is the next wakeup the test
+ * knows of.  A timer_list timeout would wake the task long before the
+ * hrtimer fires; the deferrable one must not, and wakes after it.  Any
+ * other wakeup of the CPU in between (RCU, a device) ends the wait
+ * earlier, as it should, so only most rounds have to wait for the
+ * hrtimer: a timeout that is not deferred waits for it in none, unless
+ * the host stops the whole kernel for DEFER_ANCHOR ticks in most rounds.
+ */
+#define DEFER_ROUNDS	10
+#define DEFER_TIMEOUT	2
+#define DEFER_ANCHOR	10
+
+struct defer_anchor {
+	struct hrtimer timer;
+	ktime_t fired;
+};
+
+static enum hrtimer_restart defer_anchor_fn(struct hrtimer *t)
+{
+	struct defer_anchor *a = container_of(t, struct defer_anchor, timer);
+
+	a->fired = ktime_get();
+	return HRTIMER_NORESTART;
+}
+
+static void test_deferred_on_idle_cpu(struct kunit *test)
+{
+	struct defer_anchor *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	unsigned int i, deferred = 0;
+	ktime_t t0, woke;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_TRUE(test, wakeup_reduce_enabled());
+	if (!tick_nohz_active)
+		kunit_skip(test, "the tick is not stopped in idle (nohz off)");
+	hrtimer_init(&a->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	a->timer.function = defer_anchor_fn;
+	migrate_disable();
+	for (i = 0; i < DEFER_ROUNDS; i++) {
+		a->fired = 0;
+		t0 = ktime_get();
+		hrtimer_start(&a->timer, ns_to_ktime(DEFER_ANCHOR * TICK_NSEC),
+			      HRTIMER_MODE_REL_HARD);
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		schedule_timeout_deferrable(DEFER_TIMEOUT);
+		woke = ktime_get();
+		hrtimer_cancel(&a->timer);
+		KUNIT_EXPECT_GE(test, ktime_to_ns(ktime_sub(woke, t0)),
+				(s64)(DEFER_TIMEOUT - 1) * TICK_NSEC);
+		if (a->fired && ktime_compare(woke, a->fired) >= 0)
+			deferred++;
+	}
+	migrate_enable();
+	kunit_info(test, "%u of %u timeouts waited for the next wakeup\n",
+		   deferred, DEFER_ROUNDS);
+	KUNIT_EXPECT_GE_MSG(test, deferred, DEFER_ROUNDS / 2u,
+			    "a deferrable timeout woke an idle CPU");
+}
+
 static struct kunit_case wakeup_reduce_cases[] = {
 	KUNIT_CASE(test_wheel_slack),
 	KUNIT_CASE(test_timeout_expiry_window),
 	KUNIT_CASE(test_wake_up_ends_wait),
 	KUNIT_CASE(test_condition_true_does_not_sleep),
+	KUNIT_CASE(test_deferred_on_idle_cpu),
 	{}
 };
 

@@ -11,9 +11,10 @@
  * Hooks in tick-sched.c open a wakeup when an interrupt arrives on an idle
  * CPU (tick_irq_enter) and close it when the CPU goes back to idle or
  * leaves the idle loop; hooks in the interrupt, hrtimer, timer and IPI
- * code name the cause in between.  The hooks are static branches, enabled
- * only while attribution is on (debugfs "wakeups/enable" or the
- * "wakeup_stats" boot parameter).
+ * code name the cause in between.  A wakeup whose timer softirq is left to
+ * ksoftirqd stays held for its timer callbacks until that softirq has run.
+ * The hooks are static branches, enabled only while attribution is on
+ * (debugfs "wakeups/enable" or the "wakeup_stats" boot parameter).
  *
  * Locking: each CPU updates only its own state and table, from its own
  * interrupt entry and exit and idle loop.  The table is also read and reset
@@ -22,6 +23,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
@@ -59,38 +61,79 @@ const char *wakeup_src_name(enum wakeup_src src)
 void wakeup_begin(struct wakeup_cpu_state *st)
 {
 	st->open = true;
+	st->held = false;
 	st->final = false;
 	st->seen = false;
 }
 
-void wakeup_note(struct wakeup_cpu_state *st, const struct wakeup_cause *c,
-		 bool provisional)
+static void wakeup_set_cause(struct wakeup_cpu_state *st,
+			     const struct wakeup_cause *c, bool provisional)
 {
-	if (!st->open || st->final)
-		return;
 	/* A provisional cause never replaces one already seen. */
-	if (provisional && st->seen)
+	if (st->final || (provisional && st->seen))
 		return;
 	st->cause = *c;
 	st->seen = true;
 	st->final = !provisional;
 }
 
-/*
- * Returns true and the cause when a wakeup was open: every wakeup that
- * ends is counted, whether or not a handler was seen.
- */
-bool wakeup_end(struct wakeup_cpu_state *st, struct wakeup_cause *c)
+/* An interrupt, an IPI or an hrtimer: only while the wakeup is open */
+void wakeup_note(struct wakeup_cpu_state *st, const struct wakeup_cause *c,
+		 bool provisional)
 {
-	if (!st->open)
-		return false;
-	st->open = false;
+	if (st->open)
+		wakeup_set_cause(st, c, provisional);
+}
+
+/* A timer_list callback: also while the wakeup is held for its softirq */
+void wakeup_note_timer(struct wakeup_cpu_state *st,
+		       const struct wakeup_cause *c, bool provisional)
+{
+	if (st->open || st->held)
+		wakeup_set_cause(st, c, provisional);
+}
+
+static void wakeup_take_cause(struct wakeup_cpu_state *st,
+			      struct wakeup_cause *c)
+{
 	if (st->seen) {
 		*c = st->cause;
 	} else {
 		memset(c, 0, sizeof(*c));
 		c->src = WAKEUP_UNKNOWN;
 	}
+}
+
+/*
+ * The CPU goes back to idle or leaves the idle loop.  Returns true and the
+ * cause when a wakeup was open and is to be charged now: every wakeup
+ * that ends is counted, whether or not a handler was seen.  When the
+ * timer softirq is still pending, left to ksoftirqd instead of run on
+ * the way out of the interrupt, and nothing final named the wakeup yet,
+ * the timer callbacks that softirq runs are what woke the CPU: the
+ * wakeup is held, and charged by wakeup_end_held() once they have run.
+ */
+bool wakeup_end(struct wakeup_cpu_state *st, struct wakeup_cause *c,
+		bool timer_softirq_pending)
+{
+	if (!st->open)
+		return false;
+	st->open = false;
+	if (timer_softirq_pending && !st->final) {
+		st->held = true;
+		return false;
+	}
+	wakeup_take_cause(st, c);
+	return true;
+}
+
+/* The timer softirq has run: returns true and the cause of a held wakeup */
+bool wakeup_end_held(struct wakeup_cpu_state *st, struct wakeup_cause *c)
+{
+	if (!st->held)
+		return false;
+	st->held = false;
+	wakeup_take_cause(st, c);
 	return true;
 }
 
@@ -158,14 +201,16 @@ static u64 wakeup_since_ns;
 /*
  * The hooks run for every interrupt and timer callback, on busy CPUs too:
  * test first, without building a cause, whether this CPU has a wakeup
- * whose cause is still open.  Only this CPU changes its state, and never
- * from an interrupt nested inside a wakeup, so the unlocked read is safe.
+ * whose cause is still open (@timer: or held for the timer softirq).
+ * Only this CPU changes its state, and never from an interrupt nested
+ * inside a wakeup, so the unlocked read is safe.
  */
-static bool wakeup_wants_cause(void)
+static bool wakeup_wants_cause(bool timer)
 {
 	struct wakeup_cpu_state *st = this_cpu_ptr(&wakeup_cpus.st);
 
-	return READ_ONCE(st->open) && !READ_ONCE(st->final);
+	return (READ_ONCE(st->open) || (timer && READ_ONCE(st->held))) &&
+	       !READ_ONCE(st->final);
 }
 
 static void wakeup_note_this_cpu(const struct wakeup_cause *c,
@@ -178,9 +223,32 @@ static void wakeup_note_this_cpu(const struct wakeup_cause *c,
 	local_irq_restore(flags);
 }
 
+/* Interrupts off */
+static void wakeup_charge(struct wakeup_cpu *wc, const struct wakeup_cause *c)
+{
+	raw_spin_lock(&wc->lock);
+	wakeup_table_charge(&wc->table, c, local_clock());
+	raw_spin_unlock(&wc->lock);
+}
+
+/*
+ * Interrupts off.  A held wakeup is charged when the timer softirq has
+ * run; should a new wakeup start first, it is charged then.
+ */
+static void wakeup_charge_held(struct wakeup_cpu *wc)
+{
+	struct wakeup_cause c;
+
+	if (wakeup_end_held(&wc->st, &c))
+		wakeup_charge(wc, &c);
+}
+
 void __wakeup_stats_begin(void)
 {
-	wakeup_begin(this_cpu_ptr(&wakeup_cpus.st));
+	struct wakeup_cpu *wc = this_cpu_ptr(&wakeup_cpus);
+
+	wakeup_charge_held(wc);
+	wakeup_begin(&wc->st);
 }
 
 void __wakeup_stats_end(bool no_irq)
@@ -191,8 +259,10 @@ void __wakeup_stats_end(bool no_irq)
 
 	local_irq_save(flags);
 	wc = this_cpu_ptr(&wakeup_cpus);
-	if (no_irq)
+	if (no_irq) {
+		wakeup_charge_held(wc);
 		wakeup_begin(&wc->st);
+	}
 	/*
 	 * Nothing was handled, yet a task is to run: another CPU asked for
 	 * it, by an IPI that bypasses irq_enter() or by a polling wakeup.
@@ -202,11 +272,24 @@ void __wakeup_stats_end(bool no_irq)
 					   .name = "reschedule" };
 		wakeup_note(&wc->st, &c, false);
 	}
-	if (wakeup_end(&wc->st, &c)) {
-		raw_spin_lock(&wc->lock);
-		wakeup_table_charge(&wc->table, &c, local_clock());
-		raw_spin_unlock(&wc->lock);
-	}
+	/*
+	 * The interrupt's exit runs the softirqs before this, unless it
+	 * leaves them to ksoftirqd (already running, or threadirqs): then
+	 * the timer callbacks have yet to run.
+	 */
+	if (wakeup_end(&wc->st, &c,
+		       local_softirq_pending() & BIT(TIMER_SOFTIRQ)))
+		wakeup_charge(wc, &c);
+	local_irq_restore(flags);
+}
+
+/* The timer softirq has run its callbacks on this CPU */
+void __wakeup_stats_timer_softirq_done(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	wakeup_charge_held(this_cpu_ptr(&wakeup_cpus));
 	local_irq_restore(flags);
 }
 
@@ -235,7 +318,7 @@ void __wakeup_stats_irq(unsigned int irq, const char *name)
 	struct clock_event_device *dev;
 	struct wakeup_cause c = { .src = WAKEUP_IRQ, .irq = irq };
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(false))
 		return;
 	/* The timer interrupt only delivers the timers that expired. */
 	dev = __this_cpu_read(tick_cpu_device.evtdev);
@@ -254,7 +337,7 @@ void __wakeup_stats_hrtimer(const void *timer, const void *fn)
 	struct wakeup_cause c = { .src = WAKEUP_HRTIMER, .fn = fn };
 	bool tick;
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(false))
 		return;
 	tick = timer == &tick_get_tick_sched(smp_processor_id())->sched_timer;
 	if (tick)
@@ -265,8 +348,9 @@ void __wakeup_stats_hrtimer(const void *timer, const void *fn)
 void __wakeup_stats_timer(struct timer_list *timer, const void *fn)
 {
 	struct wakeup_cause c = { .src = WAKEUP_TIMER, .fn = fn };
+	unsigned long flags;
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(true))
 		return;
 	/*
 	 * Every delayed work expires through delayed_work_timer_fn(): name
@@ -280,14 +364,17 @@ void __wakeup_stats_timer(struct timer_list *timer, const void *fn)
 	 * A deferrable timer never wakes an idle CPU: it runs because the
 	 * CPU woke for something else, which keeps the charge.
 	 */
-	wakeup_note_this_cpu(&c, timer->flags & TIMER_DEFERRABLE);
+	local_irq_save(flags);
+	wakeup_note_timer(this_cpu_ptr(&wakeup_cpus.st), &c,
+			  timer->flags & TIMER_DEFERRABLE);
+	local_irq_restore(flags);
 }
 
 void __wakeup_stats_ipi(const char *name)
 {
 	struct wakeup_cause c = { .src = WAKEUP_IPI };
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(false))
 		return;
 	strscpy(c.name, name, sizeof(c.name));
 	wakeup_note_this_cpu(&c, false);
@@ -298,7 +385,7 @@ void __wakeup_stats_ipi_fn(const void *fn)
 {
 	struct wakeup_cause c = { .src = WAKEUP_IPI, .fn = fn };
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(false))
 		return;
 	strscpy(c.name, "call", sizeof(c.name));
 	wakeup_note_this_cpu(&c, false);
@@ -315,7 +402,7 @@ void __wakeup_stats_ipi_wake(struct task_struct *p)
 	struct wakeup_cause c = { .src = WAKEUP_IPI };
 	char comm[TASK_COMM_LEN];
 
-	if (!wakeup_wants_cause())
+	if (!wakeup_wants_cause(false))
 		return;
 	memcpy(comm, p->comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
@@ -328,8 +415,10 @@ static void wakeup_reset_states(void)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(&wakeup_cpus, cpu)->st.open = false;
+		per_cpu_ptr(&wakeup_cpus, cpu)->st.held = false;
+	}
 }
 
 static void wakeup_reset(void)

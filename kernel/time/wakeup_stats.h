@@ -40,6 +40,9 @@ struct wakeup_cause {
 /**
  * struct wakeup_cpu_state - the wakeup a CPU is handling
  * @open: between the interrupt that woke the CPU and the return to idle
+ * @held: the wakeup ended with the timer softirq it raised still to run
+ *	(left to ksoftirqd): it is charged once that has run, and only the
+ *	timer_list callbacks it runs may still name it
  * @final: @cause can no longer be refined
  * @seen: a cause has been noted in this wakeup
  * @cause: the cause so far
@@ -48,10 +51,12 @@ struct wakeup_cause {
  * interrupt and the tick's own hrtimer are only plumbing.  They make a
  * provisional %WAKEUP_TICK that an hrtimer or timer_list callback run in
  * the same wakeup replaces, so a wakeup is charged to the timer that asked
- * for it, not to the tick that delivered it.
+ * for it, not to the tick that delivered it, even when the timer softirq
+ * runs the callback in ksoftirqd after the CPU left idle.
  */
 struct wakeup_cpu_state {
 	bool open;
+	bool held;
 	bool final;
 	bool seen;
 	struct wakeup_cause cause;
@@ -90,7 +95,11 @@ struct wakeup_table {
 void wakeup_begin(struct wakeup_cpu_state *st);
 void wakeup_note(struct wakeup_cpu_state *st, const struct wakeup_cause *c,
 		 bool provisional);
-bool wakeup_end(struct wakeup_cpu_state *st, struct wakeup_cause *c);
+void wakeup_note_timer(struct wakeup_cpu_state *st,
+		       const struct wakeup_cause *c, bool provisional);
+bool wakeup_end(struct wakeup_cpu_state *st, struct wakeup_cause *c,
+		bool timer_softirq_pending);
+bool wakeup_end_held(struct wakeup_cpu_state *st, struct wakeup_cause *c);
 bool wakeup_cause_equal(const struct wakeup_cause *a,
 			const struct wakeup_cause *b);
 void wakeup_table_charge(struct wakeup_table *t, const struct wakeup_cause *c,

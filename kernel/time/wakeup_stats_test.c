@@ -34,7 +34,7 @@ static struct wakeup_cause idle_period(struct kunit *test,
 	wakeup_begin(&st);
 	for (i = 0; i < n; i++)
 		wakeup_note(&st, &ev[i], provisional[i]);
-	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got));
+	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got, false));
 	return got;
 }
 
@@ -116,13 +116,13 @@ static void test_events_outside_idle_are_ignored(struct kunit *test)
 
 	/* Events while no wakeup is open (CPU busy) are not wakeups. */
 	wakeup_note(&st, &c, false);
-	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got));
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got, false));
 
 	/* ...and do not leak into the next wakeup. */
 	wakeup_begin(&st);
-	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got));
+	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got, false));
 	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_UNKNOWN);
-	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got));
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got, false));
 }
 
 static void test_table_counts_and_times(struct kunit *test)
@@ -233,6 +233,71 @@ static void test_ipis_by_function(struct kunit *test)
 }
 
 /*
+ * The tick woke the CPU, and its timer softirq was left to ksoftirqd: the
+ * CPU left idle with only the provisional tick seen.  The wakeup is held,
+ * an interrupt taken by the CPU now busy does not name it, and the timer
+ * callback ksoftirqd runs does, as if it had run on the way out of the
+ * interrupt.
+ */
+static void test_timer_run_by_ksoftirqd_is_charged(struct kunit *test)
+{
+	struct wakeup_cause tick = cause(WAKEUP_TICK, NULL, 0, "next_timer");
+	struct wakeup_cause busy = cause(WAKEUP_IRQ, NULL, 4, "busy");
+	struct wakeup_cause a = cause(WAKEUP_TIMER, fn_a, 0, NULL);
+	struct wakeup_cause b = cause(WAKEUP_TIMER, fn_b, 0, NULL);
+	struct wakeup_cpu_state st = {};
+	struct wakeup_cause got;
+
+	wakeup_begin(&st);
+	wakeup_note(&st, &tick, true);		/* timer interrupt */
+	wakeup_note(&st, &tick, true);		/* tick_sched_timer */
+	/* idle exit, TIMER_SOFTIRQ pending: nothing charged yet */
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got, true));
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got, true));
+	wakeup_note(&st, &busy, false);		/* not a wakeup's cause */
+	wakeup_note_timer(&st, &a, false);	/* run by ksoftirqd */
+	wakeup_note_timer(&st, &b, false);
+	KUNIT_ASSERT_TRUE(test, wakeup_end_held(&st, &got));
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_TIMER);
+	KUNIT_EXPECT_PTR_EQ(test, got.fn, (const void *)fn_a);
+	/* charged once */
+	KUNIT_EXPECT_FALSE(test, wakeup_end_held(&st, &got));
+}
+
+/* ...when it runs only a deferrable timer, the tick keeps the charge */
+static void test_held_wakeup_without_timer_is_tick(struct kunit *test)
+{
+	struct wakeup_cause tick = cause(WAKEUP_TICK, NULL, 0, "rcu");
+	struct wakeup_cause w = cause(WAKEUP_WORK, fn_a, 0, NULL);
+	struct wakeup_cpu_state st = {};
+	struct wakeup_cause got;
+
+	wakeup_begin(&st);
+	wakeup_note(&st, &tick, true);
+	KUNIT_EXPECT_FALSE(test, wakeup_end(&st, &got, true));
+	wakeup_note_timer(&st, &w, true);	/* deferrable */
+	KUNIT_ASSERT_TRUE(test, wakeup_end_held(&st, &got));
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_TICK);
+	KUNIT_EXPECT_STREQ(test, got.name, "rcu");
+}
+
+/* A wakeup already named for good is charged at once, softirq or not */
+static void test_final_cause_is_not_held(struct kunit *test)
+{
+	struct wakeup_cause irq = cause(WAKEUP_IRQ, NULL, 9, "eth0");
+	struct wakeup_cause a = cause(WAKEUP_TIMER, fn_a, 0, NULL);
+	struct wakeup_cpu_state st = {};
+	struct wakeup_cause got;
+
+	wakeup_begin(&st);
+	wakeup_note(&st, &irq, false);
+	KUNIT_ASSERT_TRUE(test, wakeup_end(&st, &got, true));
+	KUNIT_EXPECT_EQ(test, got.src, WAKEUP_IRQ);
+	wakeup_note_timer(&st, &a, false);
+	KUNIT_EXPECT_FALSE(test, wakeup_end_held(&st, &got));
+}
+
+/*
  * What attribution costs an idle CPU per wakeup, at its worst: the timer
  * interrupt and the tick's hrtimer make provisional causes, a device
  * interrupt the final one, and the charge searches a full table to its
@@ -267,7 +332,7 @@ static void test_cost_of_a_wakeup(struct kunit *test)
 			wakeup_note(&st, &tick, true);
 			wakeup_note(&st, &tick, true);
 			wakeup_note(&st, &c, false);
-			if (wakeup_end(&st, &got))
+			if (wakeup_end(&st, &got, false))
 				wakeup_table_charge(t, &got, t0);
 		}
 		ns = ktime_get_ns() - t0;
@@ -295,6 +360,9 @@ static struct kunit_case wakeup_stats_cases[] = {
 	KUNIT_CASE(test_deferrable_is_replaced),
 	KUNIT_CASE(test_tick_reasons_and_works_are_entries),
 	KUNIT_CASE(test_ipis_by_function),
+	KUNIT_CASE(test_timer_run_by_ksoftirqd_is_charged),
+	KUNIT_CASE(test_held_wakeup_without_timer_is_tick),
+	KUNIT_CASE(test_final_cause_is_not_held),
 	KUNIT_CASE(test_cost_of_a_wakeup),
 	{}
 };

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Idle wakeup attribution (CONFIG_IDLE_WAKEUP_STATS): an idle system lists
-# what wakes it, a sleeping task is charged to the hrtimer that wakes it,
-# every wakeup is accounted for, and reset and disable work.  Prints the
-# idle wakeup rate as "# METRIC idle_wakeups_per_cpu_s" and the top wakers
-# of the idle system.  With CONFIG_IDLE_WAKEUP_REDUCE on, also checks that
-# the idle rate per CPU after the first second stays at or below
-# IDLE_MAX_RATE and that no poll the series made deferrable woke an idle
-# CPU.
+# what wakes it, the wakeups charged match the interrupts the CPUs took
+# while idle, a sleeping task is charged to the hrtimer that wakes it, and
+# reset and disable work.  Prints the idle wakeup rate as
+# "# METRIC idle_wakeups_per_cpu_s" and the top wakers of the idle system.
+# With CONFIG_IDLE_WAKEUP_REDUCE on, also checks that the idle rate per
+# CPU after the first second stays at or below IDLE_MAX_RATE and that no
+# poll the series made deferrable woke an idle CPU.
 #
 # Environment: IDLE_SECONDS (default 10), length of the idle measurement;
 # IDLE_MAX_RATE (default 2.0), wakeups per CPU per second allowed with
@@ -53,10 +53,10 @@ if [ ! -d "$dir" ]; then
 	echo "1..0 # SKIP no $dir (CONFIG_IDLE_WAKEUP_STATS)"
 	exit "$ksft_skip"
 fi
-echo "1..10"
+echo "1..11"
 
 snap=$(mktemp)
-trap 'rm -f "$snap"' EXIT
+trap 'rm -f "$snap" "$snap.irq"' EXIT
 
 # Take one snapshot of the stats, so that the sums below agree.
 snapshot()
@@ -78,12 +78,62 @@ per_cpu()
 	awk -v col="$1" '$1 == "cpu" { s += $col } END { print s + 0 }' "$snap"
 }
 
+# slurp VAR FILE: FILE read whole into VAR by one shell builtin.  No
+# process starts (not even the subshell of a command substitution), so
+# reading takes no interrupt on the other CPUs (no fork, exec, exit or TLB
+# flush), and little time on this one.  A shell without "read -d" (dash)
+# reads it with cat.
+slurp()
+{
+	IFS= read -r -d '' "$1" < "$2" 2>/dev/null
+	# 1 is the end of the file, as expected
+	[ $? -le 1 ] || eval "$1=\$(cat $2)"
+}
+
+# idle_wait SECONDS: a sleep that starts no process either, a read with a
+# timeout from a FIFO that nobody writes; sleep(1) where the shell has no
+# "read -t" (dash) or there is no mkfifo.
+fifo=$(mktemp -u)
+if mkfifo "$fifo" 2>/dev/null; then
+	exec 3<>"$fifo"
+	rm -f "$fifo"
+	fifo=3
+else
+	fifo=
+fi
+idle_wait()
+{
+	if [ -n "$fifo" ]; then
+		read -t "$1" _ <&3 2>/dev/null
+		[ $? -eq 2 ] || return 0
+	fi
+	sleep "$1"
+}
+
+# "jiffies nanoseconds" from /proc/timer_list, to measure HZ
+jiffies_ns()
+{
+	awk '/^now at/ { ns = $3 } /^jiffies:/ { print $2, ns; exit }' \
+		/proc/timer_list 2>/dev/null
+}
+
 echo 1 > "$dir/enable"
 check "enable" [ "$(cat "$dir/enable")" = 1 ]
 
-# An idle system: every wakeup is charged and listed.
-sleep "$idle"
-snapshot
+# An idle system: every wakeup is charged, and matches the interrupts.
+# The window is bracketed by /proc/stat (s0, s1) outside /proc/interrupts
+# (i0, i1) outside the attribution's period (reset ... stats), with
+# builtins only.
+hz0=$(jiffies_ns)
+slurp s0 /proc/stat
+slurp i0 /proc/interrupts
+echo 1 > "$dir/reset"
+idle_wait "$idle"
+slurp w "$dir/stats"
+slurp i1 /proc/interrupts
+slurp s1 /proc/stat
+hz1=$(jiffies_ns)
+printf '%s' "$w" > "$snap"
 sed 's/^/# /' "$snap"
 total=$(per_cpu 3)
 cpus=$(grep -c '^processor' /proc/cpuinfo)
@@ -91,8 +141,102 @@ rate=$(awk "BEGIN { printf \"%.2f\", $total / $idle / $cpus }")
 echo "# METRIC idle_wakeups_per_cpu_s $rate 1/s"
 overflow=$(per_cpu 4)
 listed=$(charged)
-check "idle wakeups all accounted ($total = $listed listed + $overflow)" \
+check "idle wakeups all listed ($total = $listed listed + $overflow)" \
 	[ "$total" -gt 0 -a "$total" -eq $((listed + overflow)) ]
+
+# Per CPU of /proc/interrupts on stdin: "cpu interrupts timer".  Every
+# row with a count per CPU is an interrupt that enters irq_enter() (or,
+# for x86's reschedule IPI, ends an idle period without it), except NMIs
+# and machine check exceptions and polls; the timer is the local APIC
+# timer (x86, LOC) or the architected timer (ARM).
+irqs_per_cpu()
+{
+	awk 'NR == 1 { n = NF; for (c = 0; c < n; c++) id[c] = substr($(c + 1), 4)
+		next }
+	$1 ~ /^(NMI|PMI|MCE|MCP|ERR|MIS|Err):$/ { next }
+	{
+		for (c = 0; c < n; c++)
+			if ($(c + 2) !~ /^[0-9]+$/)
+				next
+		t = $1 == "LOC:" || /arch_timer/
+		for (c = 0; c < n; c++) {
+			irq[c] += $(c + 2)
+			if (t)
+				timer[c] += $(c + 2)
+		}
+	}
+	END { for (c = 0; c < n; c++) print id[c], irq[c] + 0, timer[c] + 0 }'
+}
+
+# Per CPU of /proc/stat on stdin: "cpu busy", the time it was not idle in
+# USER_HZ units (user, nice, system, irq, softirq, steal).
+busy_per_cpu()
+{
+	awk '/^cpu[0-9]/ { print substr($1, 4), $2 + $3 + $4 + $7 + $8 + $9 }'
+}
+
+# HZ from the jiffies that passed in the window, one of the values Kconfig
+# offers; 1000, the largest, if /proc/timer_list is missing.
+hz=$(echo "$hz0 $hz1" | awk 'NF == 4 && $4 > $2 {
+	m = ($3 - $1) * 1e9 / ($4 - $2); hz = 1000
+	split("100 250 300 1000", v)
+	for (i = 1; i <= 4; i++)
+		if (v[i] * 0.9 <= m && m <= v[i] * 1.1)
+			hz = v[i]
+	print hz; exit } { print 1000 }')
+
+# Every wakeup starts with an interrupt on an idle CPU (or x86's
+# reschedule IPI, which bypasses irq_enter()), so per CPU
+#   wakeups <= interrupts + 2
+# : one wakeup may have begun before the reset and been charged after it,
+# and a polling idle loop may be woken with no interrupt at all (rare: a
+# task made runnable in the few instructions between an interrupt's
+# return to idle and the next halt).  And every timer interrupt that did
+# not wake an idle CPU hit it busy, or nested inside a wakeup's own
+# softirqs: exactly the ticks that the tick-based CPU time accounting of
+# these kernels charges to user, system or softirq time in /proc/stat.
+# So per CPU
+#   wakeups >= timer interrupts - busy ticks - 2
+# with the busy ticks (busy USER_HZ + 1, for the rounding of both
+# readings) * HZ / USER_HZ (100 on every architecture here), and 2 for an
+# hrtimer other than the tick that fired on a busy CPU and a wakeup
+# between the reads of /proc/interrupts and the attribution's period.
+# Other interrupts (IPIs, devices) may hit a busy CPU too: they count
+# only in the first bound.  A lost or doubly charged wakeup per idle
+# period breaks one of the two.
+{
+	echo "$i0" | irqs_per_cpu | sed 's/^/i0 /'
+	echo "$i1" | irqs_per_cpu | sed 's/^/i1 /'
+	echo "$s0" | busy_per_cpu | sed 's/^/s0 /'
+	echo "$s1" | busy_per_cpu | sed 's/^/s1 /'
+	awk '$1 == "cpu" { print "w", $2, $3 }' "$snap"
+} > "$snap.irq"
+cmp=$(awk -v hz="$hz" '
+	$1 == "i0" { irq[$2] -= $3; timer[$2] -= $4 }
+	$1 == "i1" { irq[$2] += $3; timer[$2] += $4; if ($2 + 1 > n) n = $2 + 1
+		     seen[$2] = 1 }
+	$1 == "s0" { busy[$2] -= $3 }
+	$1 == "s1" { busy[$2] += $3 }
+	$1 == "w" { w[$2] = $3 }
+	END {
+		for (c = 0; c < n; c++) {
+			if (!(c in seen))
+				continue
+			ticks = int((busy[c] + 1) * hz / 100 + 0.999)
+			lo = timer[c] - ticks - 2
+			hi = irq[c] + 2
+			printf "# cpu%d: %d wakeups, %d interrupts (%d timer), " \
+			       "%d busy ticks at HZ=%d: expected %d..%d\n", c, w[c],
+			       irq[c], timer[c], ticks, hz, lo, hi
+			if (w[c] < lo || w[c] > hi)
+				bad++
+		}
+		print "bad", bad + 0
+	}' "$snap.irq")
+echo "$cmp" | grep '^#'
+bad=$(echo "$cmp" | awk '$1 == "bad" { print $2 }')
+check "idle wakeups match the interrupts of the idle CPUs ($bad CPUs off)" \
+	[ "$bad" -eq 0 ]
 
 # The wakers of the idle system, most frequent first, with their rate.
 awk -v t="$idle" '!/^#/ && $1 != "cpu" && n++ < 10 {
