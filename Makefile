@@ -31,7 +31,7 @@ KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
 
 TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
-		  $(H)/configs/series.config
+		  $(H)/configs/series.config $(H)/configs/test-modules.config
 OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
 KSFT_TARGETS	?= flash wakeups sffs
@@ -93,9 +93,19 @@ kunit: tree
 		exit f > 0 }' | \
 		tee $(RESULTS)/kunit; exit $${PIPESTATUS[1]}
 
+# $(call mtdcount,OBJ,ARCH): OBJ/mtdcount/mtdcount.ko, the MTD pass-through
+# of harness/bench/mtdcount, for the kernel built in OBJ: the sffs
+# kselftest cuts the power with it, make stress-cuts syncs with it.
+mtdcount = mkdir -p $(1)/mtdcount && \
+	cp $(H)/bench/mtdcount/Kbuild $(H)/bench/mtdcount/mtdcount.c $(1)/mtdcount/ && \
+	$(MAKE) -s -C $(TREE) O=$(1) M=$(1)/mtdcount ARCH=$(KARCH_$(2)) \
+		CROSS_COMPILE=$(CROSS_$(2)) CC="ccache $(CROSS_$(2))gcc" modules
+
 ## make kernel ARCH=  the QEMU test kernel (tiny + tests + series options)
+##                    and mtdcount.ko for it
 kernel: tree
 	$(H)/kbuild.sh $(ARCH) $(TREE) $(OBJ) $(TEST_FRAGS)
+	@$(call mtdcount,$(OBJ),$(ARCH))
 
 ## make ksft ARCH=    the in-guest kselftests, static, installed for the guest
 ksft: tree
@@ -107,6 +117,7 @@ qemu-test: kernel ksft
 	$(H)/qemu-run --arch $(ARCH) --kernel $(OBJ)/$(IMAGE_$(ARCH)) \
 		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-$(ARCH) \
 		--workdir $(OUT)/qemu-test-$(ARCH) --payload $(KSFT) \
+		--payload $(OBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh' \
 		| tee $(OUT)/qemu-test-$(ARCH).txt; \
@@ -122,6 +133,7 @@ qemu-test-4k: kernel ksft
 	$(H)/qemu-run --arch $(ARCH) --kernel $(OBJ)/$(IMAGE_$(ARCH)) \
 		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-4k-$(ARCH) \
 		--workdir $(OUT)/qemu-test-4k-$(ARCH) --payload $(KSFT) \
+		--payload $(OBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0xa6" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh -c sffs' \
 		| tee $(OUT)/qemu-test-4k-$(ARCH).txt; \
@@ -136,11 +148,13 @@ module-test: tree
 	@mkdir -p $(RESULTS)
 	$(H)/kbuild.sh x86_64 $(TREE) $(MOBJ) $(H)/configs/x86_64.config \
 		$(H)/configs/qemu-test.config $(H)/configs/module.config
+	@$(call mtdcount,$(MOBJ),x86_64)
 	@$(MAKE) --no-print-directory ksft ARCH=x86_64
 	$(H)/qemu-run --arch x86_64 --kernel $(MOBJ)/$(IMAGE_x86_64) \
 		--busybox $(BUSYBOX_x86_64) --name module-test \
 		--workdir $(OUT)/module-test --payload $(BUILD)/ksft-x86_64/install \
 		--payload $(MOBJ)/fs/sffs/sffs.ko:sffs.ko \
+		--payload $(MOBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" --mem 768 --timeout 900 \
 		--run 'insmod ./sffs.ko && ./run_kselftest.sh -c sffs; \
 		       if rmmod sffs; then echo "ok 1 rmmod sffs"; \
@@ -293,10 +307,7 @@ stress-cuts: tree
 	@mkdir -p $(BUILD)/tools-sffs $(OUT)/stress
 	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
 ifeq ($(ARCH),x86_64)
-	@mkdir -p $(COBJ)/mtdcount
-	@cp $(H)/bench/mtdcount/Kbuild $(H)/bench/mtdcount/mtdcount.c $(COBJ)/mtdcount/
-	@$(MAKE) -s -C $(TREE) O=$(COBJ) M=$(COBJ)/mtdcount ARCH=x86_64 \
-		CC="ccache gcc" modules
+	@$(call mtdcount,$(COBJ),x86_64)
 endif
 	$(H)/stress-cuts.sh $(ARCH) $(COBJ)/$(IMAGE_$(ARCH)) $(BUSYBOX_$(ARCH)) \
 		$(BUILD)/tools-sffs $(OUT)/stress \

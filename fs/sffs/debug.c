@@ -3,11 +3,6 @@
  * SFFS debugfs: /sys/kernel/debug/sffs/mtdN/ for each mounted device.
  *
  * stats      mount time, commits, replay, space, index nodes in RAM
- * power_cut  write N: after N more flash writes and erases (the last one
- *            torn), drop every write as if the power had gone, while
- *            reporting success; -1 turns it off.  What a test then finds
- *            after unmounting and mounting again is what a real power cut
- *            at that point would have left.
  *
  * And, with CONFIG_FAULT_INJECTION_DEBUG_FS, /sys/kernel/debug/sffs/:
  *
@@ -98,25 +93,6 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sffs_stats);
 
-static int sffs_cut_get(void *data, u64 *val)
-{
-	struct sffs_info *c = data;
-
-	*val = (s64)READ_ONCE(c->io.cut);
-	return 0;
-}
-
-static int sffs_cut_set(void *data, u64 val)
-{
-	struct sffs_info *c = data;
-
-	mutex_lock(&c->mutex);
-	c->io.cut = (s64)val < 0 ? -1 : min_t(u64, val, INT_MAX);
-	mutex_unlock(&c->mutex);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(sffs_cut_fops, sffs_cut_get, sffs_cut_set, "%lld\n");
-
 void sffs_debugfs_init(struct sffs_info *c)
 {
 	char name[16];
@@ -126,8 +102,6 @@ void sffs_debugfs_init(struct sffs_info *c)
 	snprintf(name, sizeof(name), "mtd%d", c->io.mtd->index);
 	c->debugfs = debugfs_create_dir(name, sffs_debugfs_root);
 	debugfs_create_file("stats", 0444, c->debugfs, c, &sffs_stats_fops);
-	debugfs_create_file_unsafe("power_cut", 0600, c->debugfs, c,
-				   &sffs_cut_fops);
 }
 
 void sffs_debugfs_exit(struct sffs_info *c)

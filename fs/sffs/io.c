@@ -77,7 +77,6 @@ int sffs_io_init(struct sffs_io *io, struct mtd_info *mtd, bool ro)
 
 	memset(io, 0, sizeof(*io));
 	io->mtd = mtd;
-	io->cut = -1;
 	io->ro = ro || !(mtd->flags & MTD_WRITEABLE);
 	io->erase_size = mtd->erasesize;
 	io->write_size = mtd->writesize;
@@ -276,30 +275,12 @@ int sffs_io_read_node(struct sffs_io *io, u64 addr, u32 len, void *buf,
 	return 0;
 }
 
-/*
- * Power-cut emulation (debugfs, for tests): once io->cut reaches zero,
- * writes and erases are dropped while reporting success, as if the power
- * had gone; the write that brings it to zero is torn, half written.
- * Return: bytes of a write of @len to really do.
- */
-static size_t sffs_io_cut(struct sffs_io *io, size_t len)
-{
-	if (likely(io->cut < 0))
-		return len;
-	if (!io->cut)
-		return 0;
-	if (--io->cut)
-		return len;
-	pr_notice("sffs: %s: emulated power cut\n", io->mtd->name);
-	return ALIGN_DOWN(len / 2, io->unit);
-}
-
 /* Mark @eb bad on the device; a flash operation like any other */
 void sffs_io_markbad(struct sffs_io *io, u32 eb)
 {
 	int err;
 
-	if (io->ro || sffs_io_cut(io, 1) != 1)
+	if (io->ro)
 		return;
 	err = mtd_block_markbad(io->mtd, sffs_eb_addr(io, eb));
 	if (err)
@@ -317,8 +298,6 @@ int sffs_io_erase(struct sffs_io *io, u32 eb)
 
 	if (io->ro)
 		return -EROFS;
-	if (sffs_io_cut(io, 1) != 1)
-		return 0;
 	err = mtd_erase(io->mtd, &ei);
 	if (err) {
 		pr_err("sffs: %s: erase of block %u failed: %d\n",
@@ -336,12 +315,6 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 
 	if (io->ro)
 		return -EROFS;
-	done = sffs_io_cut(io, len);
-	if (done != len) {
-		if (!done)
-			return 0;
-		len = done;
-	}
 	err = mtd_write(io->mtd, addr, len, &done, buf);
 	io->bytes_written += done;
 	if (err || done != len) {

@@ -34,8 +34,6 @@ struct mtd_info;
  * @head_end: end of the erase block the write head is in
  * @pad: bytes of padding written to flush partial units
  * @units_read: checkpoint units read by the last anchor search
- * @cut: power-cut emulation for tests: writes and erases left before the
- *	 "power" goes, the last of them torn; negative when off
  * @scrub: erase blocks where reads needed ECC to correct bitflips: their
  *	   data is to be rewritten elsewhere before the bits rot further
  * @nscrub: entries in @scrub
@@ -68,7 +66,6 @@ struct sffs_io {
 	u64 head_end;
 	u64 pad;
 	unsigned int units_read;
-	int cut;
 	u32 scrub[SFFS_MAX_SCRUB];
 	unsigned int nscrub;
 	unsigned long bitflips;

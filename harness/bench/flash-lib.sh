@@ -165,15 +165,17 @@ fs_umount() {
 	esac
 }
 
-# Leave journal contents uncommitted on the flash and cut the power: SFFS
-# and UBI drop every later write (SFFS from now on; UBI at the next erase
-# counter or volume header it writes, the first of which comes with the
-# commit at unmount).  JFFS2 keeps no clean state: every mount scans.
+# Leave journal contents uncommitted on the flash and cut the power: for
+# SFFS, mtdcount drops every program and erase from now on, below the file
+# system; UBI drops every later write at the next erase counter or volume
+# header it writes, the first of which comes with the commit at unmount.
+# JFFS2 keeps no clean state: every mount scans.  The power is back for
+# the next mount.
 power_cut() {
 	mkdir -p $mnt/cut && cp /tmp/blob $mnt/cut/a && cp /tmp/blob $mnt/cut/b &&
 		sync || return 1
 	case $1 in
-	sffs*) echo 0 >$dbg/sffs/mtd$mtd/power_cut ;;
+	sffs*) echo 0 >$mc/cut_after ;;
 	ubifs*) d=$dbg/ubi/ubi$ubi
 		echo 1 >$d/tst_emulate_power_cut_min
 		echo 1 >$d/tst_emulate_power_cut_max
@@ -183,6 +185,7 @@ power_cut() {
 	case $1 in
 	ubifs*) "$flashctl" ubidetach "$ubi" >/dev/null ;;
 	esac
+	echo -1 >$mc/cut_after
 	return 0
 }
 

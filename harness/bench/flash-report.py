@@ -163,8 +163,9 @@ def main():
     table('UBI attach alone, ms', 'attach_ms')
     table('SFFS mount as the kernel times it, ms', 'kmount_ms', '%.2f')
     table('Mount after a power cut, ms', 'unclean_ms', note='Files written '
-          'and synced, then the power cut before the next commit (SFFS '
-          'debugfs power_cut, UBI tst_emulate_power_cut), so that the mount '
+          'and synced, then the power cut before the next commit (SFFS: '
+          'mtdcount drops every later program and erase; UBI: '
+          'tst_emulate_power_cut), so that the mount '
           'replays the journal.  JFFS2 keeps no clean state: it scans at '
           'every mount.')
     table('RAM after mount and ls -lR, kB', 'slab_kB', '%d',
