@@ -1714,6 +1714,78 @@ static void sffs_badblock_readonly(struct kunit *test)
 }
 
 /*
+ * A device that refuses every erase (write-protected, or a bad supply):
+ * each failure looks like a block gone bad, but retiring blocks for good
+ * stops at the reserve kept for them, and the file system turns read-only
+ * instead of marking the whole device bad.  What was fsync'd is there
+ * once the erases work again.
+ */
+static void sffs_badblock_erase_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 65536;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	int seed[16], failed = -1;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	unsigned int bad;
+	char name[16];
+	int i, err = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	c = SFFS_SB(mnt->mnt_sb);
+	/* the device written over twice: every block is taken with an erase */
+	for (i = 0; i < 2 * RF_BLOCKS * (RF_ERASESIZE / len); i++) {
+		snprintf(name, sizeof(name), "f%d", i % 16);
+		sffs_test_fill(buf, len, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf, len,
+							   true), 0);
+		seed[i % 16] = i;
+	}
+	KUNIT_ASSERT_EQ(test, c->j.alloc_eb, c->io.eb_count);
+	rf->erase_fail = true;
+	for (; i < 6 * RF_BLOCKS * (RF_ERASESIZE / len) && !err; i++) {
+		snprintf(name, sizeof(name), "f%d", i % 16);
+		sffs_test_fill(buf, len, i, false);
+		err = sffs_test_write_file(mnt, name, buf, len, true);
+		if (err)
+			failed = i % 16;
+		else
+			seed[i % 16] = i;
+	}
+	KUNIT_EXPECT_NE(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->io.ro);
+	KUNIT_EXPECT_TRUE(test, sb_rdonly(mnt->mnt_sb));
+	bad = bitmap_weight(rf->bad, RF_BLOCKS);
+	kunit_info(test, "%u blocks marked bad before turning read-only\n",
+		   bad);
+	/* the reserve: 2% of the blocks, 2 at least (sffs_bad_reserve_blocks) */
+	KUNIT_EXPECT_LE(test, bad, 2U);
+	sffs_rf_umount(mnt);
+
+	rf->erase_fail = false;
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	/* each file as its last fsync that returned 0 left it */
+	for (i = 0; i < 16; i++) {
+		if (i == failed)
+			continue;
+		snprintf(name, sizeof(name), "f%d", i);
+		sffs_test_fill(buf, len, seed[i], false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       len, tmp),
+				    0, "%s", name);
+	}
+	sffs_test_check_space(test, mnt, "erases refused", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
  * A program failure, and a power cut soon after it, during its recovery
  * or the commit that ends it: every file fsync'd before the cut must read
  * back after the mount that replays the journal, and the space add up.
@@ -2830,6 +2902,7 @@ static struct kunit_case sffs_badblock_cases[] = {
 	KUNIT_CASE(sffs_badblock_program),
 	KUNIT_CASE(sffs_badblock_commit),
 	KUNIT_CASE(sffs_badblock_readonly),
+	KUNIT_CASE(sffs_badblock_erase_readonly),
 	KUNIT_CASE(sffs_badblock_powercut),
 	{}
 };

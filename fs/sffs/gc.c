@@ -346,12 +346,37 @@ static int sffs_prepare_eb(struct sffs_journal *j, u32 eb, bool erase)
 
 	if (erase) {
 		err = sffs_io_erase(j->io, eb);
+		if (err == -EIO && !sffs_bad_reserve_blocks(j)) {
+			/*
+			 * More erases failing than the reserve for blocks that
+			 * wear out allows: a fault of the device or of its
+			 * driver (write protection, a bad supply) rather than
+			 * wear.  Marking blocks bad is for good, and would go
+			 * on through the whole device: stop writing instead,
+			 * as UBI does past its limit of bad blocks.
+			 */
+			pr_crit("sffs: %s: erase of block %u failed, and the blocks kept for bad ones are used up: read-only from now on; what was synced is safe\n",
+				j->io->mtd->name, eb);
+			sffs_error_ro(j);
+			return err;
+		}
 		if (err == -EIO) {
 			pr_warn("sffs: %s: retiring erase block %u\n",
 				j->io->mtd->name, eb);
-			sffs_io_markbad(j->io, eb);
-			trace_sffs_bad_block(j->io->mtd->index, eb,
-					     "erase failed: marked bad");
+			/*
+			 * Bad in the table of the next checkpoint, and on the
+			 * device once that is written: if the power went
+			 * before, the checkpoint on the flash, which counts
+			 * the block free, must still find it in service (it
+			 * fails again, and is retired then).
+			 */
+			if (j->nerasebad < SFFS_MAX_ERASEBAD) {
+				j->erasebad[j->nerasebad++] = eb;
+			} else {
+				sffs_io_markbad(j->io, eb);
+				trace_sffs_bad_block(j->io->mtd->index, eb,
+						     "erase failed: marked bad");
+			}
 			j->free -= min_t(u64, j->free, j->io->erase_size);
 			j->gc.bad++;
 			sffs_ebt_bad(j, eb);

@@ -310,7 +310,7 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
  * system is not synced any more: -EIO, whatever the error was, is
  * recorded where syncfs() reports it, since what was not synced is lost.
  */
-static void sffs_error_ro(struct sffs_journal *j)
+void sffs_error_ro(struct sffs_journal *j)
 {
 	j->io->ro = true;
 	j->err_ro = true;
@@ -871,6 +871,13 @@ static void sffs_markbad_pending(struct sffs_journal *j)
 		j->gc.bad++;
 	}
 	j->nmarkbad = 0;
+	/* counted when their erase failed */
+	for (i = 0; i < j->nerasebad; i++) {
+		sffs_io_markbad(j->io, j->erasebad[i]);
+		trace_sffs_bad_block(j->io->mtd->index, j->erasebad[i],
+				     "erase failed: marked bad");
+	}
+	j->nerasebad = 0;
 }
 
 /**

@@ -35,6 +35,7 @@ struct sffs_wnode {
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
 #define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
+#define SFFS_MAX_ERASEBAD	8	/* failed erases to mark bad at commit */
 
 /**
  * struct sffs_eb_info - an erase-block table record, in CPU order
@@ -163,6 +164,9 @@ struct sffs_gc_stats {
  * @markbad: blocks the checkpoint being written calls bad, to mark bad on
  *	     the device once it is written
  * @nmarkbad: entries in @markbad
+ * @erasebad: blocks whose erase failed, bad in the table of the next
+ *	      checkpoint, to mark bad on the device once it is written
+ * @nerasebad: entries in @erasebad
  * @gc: garbage collection statistics
  * @put_buf: a copy of the node sffs_journal_put() appends after taking a
  *	     new erase block, @put_size bytes
@@ -242,6 +246,8 @@ struct sffs_journal {
 	u64 wend;
 	u32 markbad[SFFS_MAX_RETIRE];
 	unsigned int nmarkbad;
+	u32 erasebad[SFFS_MAX_ERASEBAD];
+	unsigned int nerasebad;
 	struct sffs_gc_stats gc;
 	void *put_buf;
 	size_t put_size;
@@ -268,6 +274,7 @@ int sffs_journal_next_block(struct sffs_journal *j);
 int sffs_journal_room(struct sffs_journal *j, u32 len);
 int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		     unsigned int type, unsigned int flags, u64 *addr);
+void sffs_error_ro(struct sffs_journal *j);
 u64 sffs_free_blocks(const struct sffs_journal *j);
 bool sffs_eb_busy(const struct sffs_journal *j, u32 eb);
 

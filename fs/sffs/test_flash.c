@@ -129,6 +129,11 @@ static int rf_erase(struct mtd_info *mtd, struct erase_info *ei)
 			rf->dead = true;
 			continue;
 		}
+		if (rf->erase_fail) {
+			/* a device refusing every erase: write-protected, say */
+			ei->fail_addr = (u64)eb * RF_ERASESIZE;
+			return -EIO;
+		}
 		if (test_bit(eb, rf->bad)) {
 			pr_err("sffs-kunit flash: bad block %u erased\n", eb);
 			rf->violations++;

@@ -34,6 +34,7 @@
  *	    and the power is then gone (0: off)
  * @dead: the power is gone: programs and erases report success and
  *	  change nothing, as a system that died would not see them
+ * @erase_fail: every erase fails with -EIO, and changes nothing
  * @prog_failures: programs that failed that way
  * @violations: writes that broke a NAND rule, and erases of bad blocks
  * @programs: pages programmed
@@ -57,6 +58,7 @@ struct sffs_ramflash {
 	unsigned int fail_again;
 	unsigned int cut_in;
 	bool dead;
+	bool erase_fail;
 	unsigned int prog_failures;
 	unsigned int violations;
 	unsigned long programs;
