@@ -13,6 +13,7 @@
  *   hash       the entry "size1" is renamed "size2" under the old hash
  *   dirnames   the entry "fifo" names the directory "dir" a second time
  *   space      every checkpoint counts 4096 more free bytes
+ *   longlink   every checkpoint loses the long-symlink feature flag
  *
  * Meant for a file system mkfs.sffs just made, where each node is the only
  * version of its key.  On an MTD device each erase block changed is erased
@@ -28,7 +29,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|dirnames|space\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|dirnames|space|longlink\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -92,6 +93,14 @@ static int damage(const char *what)
 		} else if (h->type == SFFS_NODE_CHECKPOINT &&
 			   !strcmp(what, "space")) {
 			c->free_bytes = htole64(le64toh(c->free_bytes) + 4096);
+			reseal(off);
+			done++;
+		} else if (h->type == SFFS_NODE_CHECKPOINT &&
+			   !strcmp(what, "longlink") &&
+			   le32toh(c->feat_incompat) &
+			   SFFS_FEAT_INCOMPAT_LONG_SYMLINK) {
+			c->feat_incompat &=
+				~htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
 			reseal(off);
 			done++;
 		}

@@ -89,6 +89,17 @@ grep -q "^errors: 0$" "$work/fsck" || rc=1
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/dump2" "$work/fsck" | cut -c1-200
 ok "$rc" "mkfs.sffs -r keeps a 4095-byte symlink, with its feature flag"
 
+# the flag lost: a kernel without the feature would take the node for a
+# torn write, and fsck.sffs says so
+rc=0
+"$bin/corrupt.sffs" "$work/longimg" longlink || rc=1
+"$bin/fsck.sffs" "$work/longimg" >"$work/fsck"
+[ $? -eq 4 ] || rc=1
+grep -q "^error: inode [0-9]*: symlink of 4095 bytes, but no long-symlink feature$" \
+	"$work/fsck" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/fsck"
+ok "$rc" "fsck.sffs finds a long symlink without its feature flag"
+
 # fsck.sffs names each kind of damage, and exits with 4; -y repairs it:
 # exit status 1, and a check of the repaired image finds no error
 for what in "nlink:link count 3, should be 2" \
