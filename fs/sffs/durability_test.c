@@ -567,6 +567,57 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * A commit that fails half way, here on a table page it cannot read, may
+ * have folded changes it did not write: the file system turns read-only
+ * rather than commit again from that state, and the mount finds what the
+ * last checkpoint and the journal hold.
+ */
+static void sffs_durability_commit_error_readonly(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	size_t len = 3 * 4096;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	sffs_test_fill(buf, len, 11, false);
+	mnt = sffs_rf_mount(rf, "compr=none");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, len, true), 0);
+	c = SFFS_SB(mnt->mnt_sb);
+	mutex_lock(&c->mutex);
+	KUNIT_ASSERT_EQ(test, sffs_journal_commit(&c->j), 0);
+	mutex_unlock(&c->mutex);
+	/* table changes to fold, and a table page only the flash has */
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, len, true), 0);
+	KUNIT_ASSERT_GT(test, c->j.ebt_nr, 0UL);
+	bitmap_fill(rf->broken, RF_BLOCKS);
+	mutex_lock(&c->mutex);
+	sffs_index_shrink(&c->j.idx, ULONG_MAX);
+	err = sffs_journal_commit(&c->j);
+	mutex_unlock(&c->mutex);
+	bitmap_zero(rf->broken, RF_BLOCKS);
+	KUNIT_EXPECT_LT(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, c->io.ro);
+	KUNIT_EXPECT_TRUE(test, sb_rdonly(mnt->mnt_sb));
+	KUNIT_EXPECT_NE(test, sffs_test_write_file(mnt, "c", buf, len, true), 0);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "a", buf, len, tmp), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "b", buf, len, tmp), 0);
+	sffs_test_check_space(test, mnt, "commit error", 0);
+	sffs_test_check_free(test, mnt, "commit error", 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 #ifdef CONFIG_FAULT_INJECTION
 /*
  * No memory for the index half way through a rename over another file:
@@ -727,6 +778,7 @@ static struct kunit_case sffs_durability_cases[] = {
 	KUNIT_CASE(sffs_durability_commit_put_keeps_node),
 	KUNIT_CASE(sffs_durability_apply_error_readonly),
 	KUNIT_CASE(sffs_durability_long_symlink),
+	KUNIT_CASE(sffs_durability_commit_error_readonly),
 #ifdef CONFIG_FAULT_INJECTION
 	KUNIT_CASE(sffs_durability_apply_enomem_readonly),
 #endif

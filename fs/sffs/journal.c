@@ -851,6 +851,27 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 }
 
 /*
+ * A commit that failed half way may have folded table changes it did not
+ * write, or written index nodes a retry would not find again: the RAM
+ * state can no longer be trusted to make a checkpoint, so the file system
+ * turns read-only, the last checkpoint on the flash still the valid one.
+ * Only running out of space is left to the caller, which reports it: a
+ * table page's changes are folded once there is room for the page
+ * (sffs_ebt_fold()), and index nodes written stay valid for the next try.
+ */
+static int sffs_commit_error(struct sffs_journal *j, int err)
+{
+	if (err == -EIO && j->io->write_failed)
+		return sffs_write_error(j, err);
+	if (err != -ENOSPC && err != -EROFS && !j->io->ro) {
+		pr_crit("sffs: %s: a commit failed (%d): read-only from now on; what was synced is safe\n",
+			j->io->mtd->name, err);
+		sffs_error_ro(j);
+	}
+	return err;
+}
+
+/*
  * Mark bad on the device the blocks the checkpoint just written calls
  * bad.  Not before: if the power went first, the previous checkpoint,
  * whose table has them in use and whose counts include their bytes,
@@ -912,10 +933,10 @@ int sffs_journal_commit(struct sffs_journal *j)
 			break;
 		if (err != -EIO || !j->io->write_failed || j->io->ro ||
 		    tries == SFFS_WRITE_TRIES)
-			return sffs_write_error(j, err);
+			return sffs_commit_error(j, err);
 		err = sffs_journal_recover(j, j->wend);
 		if (err)
-			return sffs_write_error(j, err);
+			return sffs_commit_error(j, err);
 	}
 
 	/*
