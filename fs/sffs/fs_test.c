@@ -2067,7 +2067,7 @@ static int aged_write(struct vfsmount *mnt, const char *name, u8 *buf,
  * compress.  What the flash is programmed with, per byte the user wrote
  * in the steady state, must stay below 1.15; collecting victims by cost
  * and benefit instead of greedily (the block with the fewest live bytes)
- * rewrote 21 MiB for 256 MiB written, and programmed 1.17 bytes per byte.
+ * moved about twice the bytes, and the test failed.
  */
 static void sffs_fs_aged_write_amplification(struct kunit *test)
 {

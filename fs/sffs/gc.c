@@ -41,9 +41,10 @@
  * with the flash: garbage collection picks its victims among the blocks of
  * one window, which on a large device is a sample of thousands, and the
  * erase count spread static wear levelling acts on is gathered over a
- * whole pass of windows.  Only when no free block is known at all, after
- * a mount of a nearly full device, does the allocator go on to the next
- * windows until it finds one.
+ * whole pass of windows.  When the pool is empty and a window holds no
+ * free block, the allocator reads the next, up to a pass: free blocks are
+ * rare then, as on the first allocations after the mount of a nearly full
+ * device.
  *
  * Locking: the caller holds the file system's mutex.
  */
@@ -438,10 +439,8 @@ int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase)
 				u32 windows = sffs_scan_windows(j);
 
 				/*
-				 * The pool runs dry only when garbage
-				 * collection has not freed blocks since
-				 * the mount: a pass over the table, at most,
-				 * finds those free.
+				 * Free blocks are rare: the next windows,
+				 * up to a pass over the table, find them.
 				 */
 				do {
 					err = sffs_scan(j, false);

@@ -255,7 +255,6 @@ static int sf_erase(struct mtd_info *mtd, struct erase_info *ei)
 	     eb < div_u64(ei->addr + ei->len, RF_ERASESIZE); eb++) {
 		kvfree(sf->blk[eb]);
 		sf->blk[eb] = NULL;
-		sf->erases++;
 	}
 	return 0;
 }

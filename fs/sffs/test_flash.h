@@ -78,7 +78,6 @@ struct sffs_ramflash {
  * @reads: read calls
  * @read_bytes: bytes read
  * @prog_bytes: bytes programmed
- * @erases: blocks erased
  * @violations: pages programmed twice without an erase
  */
 struct sffs_sparseflash {
@@ -88,7 +87,6 @@ struct sffs_sparseflash {
 	unsigned long reads;
 	unsigned long long read_bytes;
 	unsigned long long prog_bytes;
-	unsigned long erases;
 	unsigned int violations;
 };
 
