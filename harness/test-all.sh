@@ -62,10 +62,22 @@ for step in "${steps[@]}"; do
 		recap+=("$name: $p passed, $f failed (rc $rc)")
 		while IFS= read -r l; do
 			recap+=("    $l")
+		# kunit.py prints the log of a failed case before its
+		# [FAILED] line: keep the first lines of it, which say what
+		# was expected and what the case measured.
 		done < <(awk '/^kunit: kernel log problems/ { n = 4 }
+			/\[(PASSED|SKIPPED)\]|====/ { nb = 0 }
+			/^\[[0-9:]*\]     / && nb < 6 {
+				l = $0; sub(/^\[[0-9:]*\] */, "  ", l); b[nb++] = l
+			}
+			/\[(FAILED|CRASHED)\]/ {
+				for (i = 0; i < nb; i++)
+					print b[i]
+				nb = 0
+			}
 			/^FAIL |^kunit: no summary|^kunit: skip where|\[(FAILED|CRASHED)\]/ { print }
 			n && n-- { print }' \
-			"$logs/$name.log" | head -n 8)
+			"$logs/$name.log" | head -n 14)
 	fi
 	if [ "$s" != 0 ]; then
 		echo "    $name: $p passed, $f failed, $s skipped (${secs} s)"
