@@ -10,6 +10,12 @@
  * first block after the anchor on, then the index over them is built
  * bottom-up, and a first checkpoint names it.  See
  * Documentation/filesystems/sffs.rst for the format.
+ *
+ * The image depends only on the tree and the options, so that a build
+ * makes the same bytes twice: names are written in their key order (hash,
+ * then name), not in the order readdir() returns them, every byte not
+ * filled is 0xff or zero, and with SOURCE_DATE_EPOCH set no time is later
+ * than it and the UUID is derived from it (reproducible-builds.org).
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -42,6 +48,9 @@ static bool cur_valid, squash, quiet;
 /* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
 static bool long_links;
 static uint8_t compr = SFFS_COMPR_LZO;
+/* SOURCE_DATE_EPOCH, when set: the latest time the image holds */
+static bool have_epoch;
+static int64_t epoch;
 static unsigned long files, dirs, others;
 
 static void die(const char *fmt, ...) __printf(1, 2);
@@ -138,6 +147,11 @@ static void emit_leaf(void *node, uint32_t len, unsigned int type,
 
 static void put_ts(struct sffs_timestamp *t, struct timespec ts)
 {
+	/* clamped, not replaced: older times say something of the files */
+	if (have_epoch && ts.tv_sec >= epoch) {
+		ts.tv_sec = epoch;
+		ts.tv_nsec = 0;
+	}
 	t->sec = htole64(ts.tv_sec);
 	t->nsec = htole32(ts.tv_nsec);
 	t->reserved = 0;
@@ -401,6 +415,69 @@ static struct branch *build_level(struct branch *in, size_t n, unsigned int leve
 	return out;
 }
 
+/*
+ * SOURCE_DATE_EPOCH as the specification has it: decimal seconds since
+ * the epoch; a value that is not one is an error, not ignored, so that a
+ * build does not quietly stop being reproducible.
+ */
+static void read_epoch(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < 0)
+		die("SOURCE_DATE_EPOCH=%s is not a number of seconds", s);
+	epoch = v;
+	have_epoch = true;
+}
+
+/* "0123abcd-..." with or without dashes: 32 hex digits */
+static void parse_uuid(const char *s, uint8_t uuid[16])
+{
+	const char *p = s;
+
+	for (int i = 0; i < 16; i++) {
+		unsigned int hi, lo;
+
+		if (*p == '-' && (i == 4 || i == 6 || i == 8 || i == 10))
+			p++;
+		if (sscanf(p, "%1x%1x", &hi, &lo) != 2)
+			die("bad UUID %s", s);
+		uuid[i] = hi << 4 | lo;
+		p += 2;
+	}
+	if (*p)
+		die("bad UUID %s", s);
+}
+
+/*
+ * The UUID of a reproducible image: crc32c rounds over "SFFS" and the
+ * epoch, marked as an RFC 9562 version 8 (vendor-defined) UUID.  Two
+ * images built at one SOURCE_DATE_EPOCH share it; give -u to tell them
+ * apart.
+ */
+static void epoch_uuid(uint8_t uuid[16])
+{
+	uint8_t in[13] = "SFFS";
+
+	for (int i = 0; i < 8; i++)
+		in[4 + i] = (uint64_t)epoch >> (8 * i);
+	for (int w = 0; w < 4; w++) {
+		uint32_t c;
+
+		in[12] = w;
+		c = sffs_crc(in, sizeof(in));
+		memcpy(uuid + 4 * w, &c, 4);
+	}
+	uuid[6] = (uuid[6] & 0x0f) | 0x80;
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;
+}
+
 static void print_usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -409,11 +486,15 @@ static void print_usage(int code)
 		"                 -c SIZE\n"
 		"  -r DIR     copy DIR into the new file system\n"
 		"  -U         files are owned by root\n"
+		"  -u UUID    the file system's UUID (default: random, or\n"
+		"             derived from SOURCE_DATE_EPOCH when that is set)\n"
 		"  -x COMPR   compression of new data: none, lzo (default), zstd\n"
 		"  -j N       journal erase blocks, 2 to %d (default 8)\n"
 		"  -F N       index fan-out, %d to %d\n"
-		"  -q         quiet\n", SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT,
-		SFFS_MAX_FANOUT);
+		"  -q         quiet\n"
+		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
+		"it: the same tree gives the same image.\n",
+		SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT, SFFS_MAX_FANOUT);
 	exit(code);
 }
 
@@ -425,17 +506,24 @@ int main(int argc, char **argv)
 	unsigned int jcnt = 8, fanout = 0, height = 0;
 	struct sffs_checkpoint_node cp;
 	struct stat rst;
+	uint8_t uuid[16];
+	bool have_uuid = false;
 	uint32_t eb, unit, j;
 	size_t n;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:Ux:j:F:o:e:m:c:qh")) != -1) {
+	read_epoch();
+	while ((opt = getopt(argc, argv, "r:Uu:x:j:F:o:e:m:c:qh")) != -1) {
 		switch (opt) {
 		case 'r':
 			root = optarg;
 			break;
 		case 'U':
 			squash = true;
+			break;
+		case 'u':
+			parse_uuid(optarg, uuid);
+			have_uuid = true;
 			break;
 		case 'x':
 			if (!strcmp(optarg, "none"))
@@ -517,6 +605,7 @@ int main(int argc, char **argv)
 		memset(&rst, 0, sizeof(rst));
 		rst.st_mode = S_IFDIR | 0755;
 		clock_gettime(CLOCK_REALTIME, &rst.st_mtim);
+		/* put_ts() clamps it to SOURCE_DATE_EPOCH */
 		rst.st_atim = rst.st_mtim;
 		rst.st_ctim = rst.st_mtim;
 		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0);
@@ -570,7 +659,11 @@ int main(int argc, char **argv)
 	if (long_links)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
 	cp.fanout = htole16(fanout);
-	{
+	if (have_uuid) {
+		memcpy(cp.uuid, uuid, sizeof(uuid));
+	} else if (have_epoch) {
+		epoch_uuid(cp.uuid);
+	} else {
 		int fd = open("/dev/urandom", O_RDONLY);
 
 		if (fd < 0 || read(fd, cp.uuid, sizeof(cp.uuid)) != sizeof(cp.uuid))
@@ -582,7 +675,7 @@ int main(int argc, char **argv)
 	cp.eb_count = htole32(dev.eb_count);
 	for (int i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
 		cp.anchor_eb[i] = htole32(dev.anchor[i]);
-	cp.mkfs_time = htole64(time(NULL));
+	cp.mkfs_time = htole64(have_epoch ? epoch : time(NULL));
 	cp.default_compr = compr;
 	cp.commit = htole64(1);
 	cp.max_sqnum = htole64(sqnum + 1);
