@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 #include "sffs_tool.h"
@@ -157,9 +158,127 @@ static void put_ts(struct sffs_timestamp *t, struct timespec ts)
 	t->reserved = 0;
 }
 
-static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
-		       const char *link, size_t link_len)
+/* An extended attribute of a file being copied */
+struct xattr {
+	char *name;
+	uint32_t hash;
+	char *value;
+	size_t len;
+};
+
+static int cmp_xattr(const void *a, const void *b)
 {
+	const struct xattr *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The namespaces the kernel keeps.  Others (system.* for ACLs) it cannot
+ * store: they are named on stderr, not dropped in silence.
+ */
+static bool xattr_kept(const char *name)
+{
+	return !strncmp(name, "user.", 5) || !strncmp(name, "trusted.", 8) ||
+	       !strncmp(name, "security.", 9);
+}
+
+/*
+ * The extended attributes of @path in key order, as the kernel files
+ * them; trusted.* is only listed to root.  Return how many there are.
+ */
+static size_t read_xattrs(const char *path, struct xattr **out)
+{
+	ssize_t size = path ? llistxattr(path, NULL, 0) : 0;
+	struct xattr *xa = NULL;
+	size_t n = 0;
+	char *names;
+
+	*out = NULL;
+	if (size < 0 && errno == ENOTSUP)
+		return 0;
+	if (size < 0)
+		die("%s: cannot list attributes: %s", path, strerror(errno));
+	if (!size)
+		return 0;
+	names = malloc(size);
+	if (!names)
+		die("out of memory");
+	size = llistxattr(path, names, size);
+	if (size < 0)
+		die("%s: cannot list attributes: %s", path, strerror(errno));
+	for (char *p = names; p < names + size; p += strlen(p) + 1) {
+		ssize_t len;
+
+		if (!xattr_kept(p)) {
+			fprintf(stderr, "mkfs.sffs: %s: attribute %s not copied\n",
+				path, p);
+			continue;
+		}
+		if (strlen(p) > SFFS_MAX_XATTR_NAME)
+			die("%s: attribute name %s longer than %d bytes", path,
+			    p, SFFS_MAX_XATTR_NAME);
+		len = lgetxattr(path, p, NULL, 0);
+		if (len < 0)
+			die("%s: %s: %s", path, p, strerror(errno));
+		if (len > SFFS_MAX_XATTR_VALUE)
+			die("%s: attribute %s of %zd bytes, SFFS takes %d", path,
+			    p, len, SFFS_MAX_XATTR_VALUE);
+		xa = realloc(xa, (n + 1) * sizeof(*xa));
+		if (!xa)
+			die("out of memory");
+		xa[n].name = strdup(p);
+		xa[n].hash = sffs_crc(p, strlen(p));
+		xa[n].value = malloc(len ? len : 1);
+		if (!xa[n].name || !xa[n].value)
+			die("out of memory");
+		len = lgetxattr(path, p, xa[n].value, len);
+		if (len < 0)
+			die("%s: %s: %s", path, p, strerror(errno));
+		xa[n++].len = len;
+	}
+	free(names);
+	qsort(xa, n, sizeof(*xa), cmp_xattr);
+	*out = xa;
+	return n;
+}
+
+static void emit_xattrs(uint64_t ino, struct xattr *xa, size_t n)
+{
+	static uint8_t buf[sizeof(struct sffs_xattr_node) +
+			   SFFS_MAX_XATTR_NAME + SFFS_MAX_XATTR_VALUE];
+	struct sffs_xattr_node *xn = (void *)buf;
+
+	for (size_t i = 0, coll = 0; i < n; i++) {
+		size_t nlen = strlen(xa[i].name);
+
+		coll = i && xa[i - 1].hash == xa[i].hash ? coll + 1 : 0;
+		if (coll >= SFFS_MAX_COLLISIONS)
+			die("inode %llu: too many attributes with one hash",
+			    (unsigned long long)ino);
+		memset(xn, 0, sizeof(*xn));
+		xn->name_len = htole16(nlen);
+		xn->value_len = htole16(xa[i].len);
+		memcpy(xn->data, xa[i].name, nlen);
+		memcpy(xn->data + nlen, xa[i].value, xa[i].len);
+		emit_leaf(xn, sizeof(*xn) + nlen + xa[i].len, SFFS_NODE_XATTR,
+			  ino, SFFS_KEY_XATTR,
+			  ((uint64_t)xa[i].hash << SFFS_HASH_SHIFT) | coll);
+		free(xa[i].name);
+		free(xa[i].value);
+	}
+	free(xa);
+}
+
+/* The inode of @path (NULL for none) and its extended attributes */
+static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
+		       const char *link, size_t link_len, const char *path)
+{
+	struct xattr *xa;
+	size_t nxa = read_xattrs(path, &xa);
+	uint64_t xbytes = 0;
 	uint8_t buf[sizeof(struct sffs_inode_node) + SFFS_MAX_SYMLINK_LEN];
 	struct sffs_inode_node *in = (void *)buf;
 	uint64_t size = 0;
@@ -183,11 +302,16 @@ static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
 		in->rdev = htole32((mi & 0xff) | (ma << 8) |
 				   ((mi & ~0xffU) << 12));
 	}
+	for (size_t i = 0; i < nxa; i++)
+		xbytes += strlen(xa[i].name) + xa[i].len;
+	in->xattr_cnt = htole32(nxa);
+	in->xattr_size = htole32(xbytes);
 	in->compr = S_ISREG(st->st_mode) ? compr : 0;
 	in->data_len = htole16(link_len);
 	memcpy(in->data, link, link_len);
 	emit_leaf(in, sizeof(*in) + link_len, SFFS_NODE_INODE, ino,
 		  SFFS_KEY_INODE, 0);
+	emit_xattrs(ino, xa, nxa);
 }
 
 static void emit_data(uint64_t ino, const char *path, uint64_t size)
@@ -309,7 +433,7 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 	closedir(dp);
 	qsort(ents, n, sizeof(*ents), cmp_entry);
 
-	emit_inode(ino, dst, 2 + subdirs, NULL, 0);
+	emit_inode(ino, dst, 2 + subdirs, NULL, 0, path);
 	dirs++;
 	for (size_t i = 0, coll = 0; i < n; i++) {
 		struct entry *e = &ents[i];
@@ -346,12 +470,12 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 					    p, dev.erase_size);
 				if (len > (ssize_t)SFFS_SHORT_SYMLINK_LEN)
 					long_links = true;
-				emit_inode(child, &e->st, 1, link, len);
+				emit_inode(child, &e->st, 1, link, len, p);
 				others++;
 			} else {
 				/* links inside the tree only */
 				emit_inode(child, &e->st, S_ISREG(e->st.st_mode) ?
-					   e->st.st_nlink : 1, NULL, 0);
+					   e->st.st_nlink : 1, NULL, 0, p);
 				if (S_ISREG(e->st.st_mode)) {
 					emit_data(child, p, e->st.st_size);
 					files++;
@@ -484,7 +608,9 @@ static void print_usage(int code)
 		"usage: mkfs.sffs [options] /dev/mtdN\n"
 		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE\n"
 		"                 -c SIZE\n"
-		"  -r DIR     copy DIR into the new file system\n"
+		"  -r DIR     copy DIR into the new file system: owners, modes,\n"
+		"             times, extended attributes (user., trusted. and\n"
+		"             security.), hard links, symlinks, device nodes\n"
 		"  -U         files are owned by root\n"
 		"  -u UUID    the file system's UUID (default: random, or\n"
 		"             derived from SOURCE_DATE_EPOCH when that is set)\n"
@@ -608,7 +734,7 @@ int main(int argc, char **argv)
 		/* put_ts() clamps it to SOURCE_DATE_EPOCH */
 		rst.st_atim = rst.st_mtim;
 		rst.st_ctim = rst.st_mtim;
-		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0);
+		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0, NULL);
 		dirs++;
 	}
 

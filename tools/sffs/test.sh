@@ -6,6 +6,7 @@
 # that both notice a flipped byte, that fsck.sffs names each damage
 # corrupt.sffs does and that fsck.sffs -y repairs it, its own check of
 # the result finding nothing left.  TAP output; exit status 1 on failure.
+# Needs setfattr and getfattr (Debian: attr).
 set -u
 bin=${1:-$(dirname "$0")}
 [ -n "$bin" ] || bin=.
@@ -36,6 +37,16 @@ echo nested >"$t/dir/sub/file"
 ln -s dir/sub/file "$t/symlink"
 ln "$t/size4097" "$t/hardlink"
 mkfifo "$t/fifo"
+# extended attributes: an empty value, a long one, and trusted.* (as
+# overlayfs sets it) where the test runs as root
+setfattr -n user.color -v blue "$t/size1"
+setfattr -n user.empty "$t/dir"
+setfattr -n user.long -v "$(printf '%03000d' 7)" "$t/dir/sub/file"
+nxattr=3
+if [ "$(id -u)" = 0 ]; then
+	setfattr -n trusted.overlay.opaque -v y "$t/dir/sub"
+	nxattr=4
+fi
 i=0
 while [ "$i" -lt 300 ]; do
 	: >"$t/many/f$i"
@@ -61,6 +72,7 @@ for geo in "128K 2K 64M" "256K 4K 64M" "64K 1 8M"; do
 	grep -q " /symlink -> dir/sub/file$" "$work/dump" || rc=1
 	[ "$(grep -c ' /many/' "$work/dump")" -eq 300 ] || rc=1
 	grep -q "^- [0-7]* 1 8292 .* /hole$" "$work/dump" || rc=1
+	grep -q "^xattrs: $nxattr$" "$work/dump" || rc=1
 	ok "$rc" "dump.sffs lists the tree, erase $1 write $2"
 	rc=0
 	"$bin/fsck.sffs" -e "$1" -m "$2" "$img" >"$work/fsck" || rc=1
@@ -84,19 +96,24 @@ SOURCE_DATE_EPOCH=$sde "$bin/mkfs.sffs" -q -o "$work/rep2" -e 128K -m 2K \
 cmp "$work/rep1" "$work/rep2" || rc=1
 ok "$rc" "mkfs.sffs -r makes the same image twice, times touched between"
 # ext4 lists a directory in hash order whatever the order of creation;
-# tmpfs lists it newest first, so the copy goes there when there is one
+# tmpfs lists it newest first, so two copies of the tree, one made in
+# order and one in reverse order, go there when there is one
 rc=0
-rev=$(mktemp -d -p /dev/shm 2>/dev/null) || rev=$(mktemp -d -p "$work")
-(cd "$t" && find . -mindepth 1 | sort -r >"$work/list" &&
-	tar --no-recursion --xattrs -T "$work/list" -cf - | tar -C "$rev" -xpf -) ||
-	rc=1
-chmod --reference="$t" "$rev"
-[ "$(ls -f "$t" | head -3)" != "$(ls -f "$rev" | head -3)" ] ||
-	echo "# readdir gives the same order in both trees"
-SOURCE_DATE_EPOCH=$sde "$bin/mkfs.sffs" -q -o "$work/rep3" -e 128K -m 2K \
-	-c 16M -r "$rev" || rc=1
-rm -rf "$rev"
-cmp "$work/rep1" "$work/rep3" || rc=1
+for o in fwd rev; do
+	d=$(mktemp -d -p /dev/shm 2>/dev/null) || d=$(mktemp -d -p "$work")
+	eval "$o=\$d"
+	chmod --reference="$t" "$d"
+	[ "$o" = fwd ] && sort="sort" || sort="sort -r"
+	(cd "$t" && find . -mindepth 1 | $sort >"$work/list" &&
+		tar --no-recursion -T "$work/list" -cf - | tar -C "$d" -xpf -) ||
+		rc=1
+	SOURCE_DATE_EPOCH=$sde "$bin/mkfs.sffs" -q -o "$work/rep-$o" -e 128K \
+		-m 2K -c 16M -r "$d" || rc=1
+done
+[ "$(ls -f "$fwd" | head -3)" != "$(ls -f "$rev" | head -3)" ] ||
+	echo "# readdir gives the same order in both copies"
+cmp "$work/rep-fwd" "$work/rep-rev" || rc=1
+rm -rf "$fwd" "$rev"
 ok "$rc" "mkfs.sffs -r makes the same image of a tree made in reverse order"
 rc=0
 "$bin/mkfs.sffs" -q -o "$work/rep2" -e 128K -m 2K -c 16M -r "$t" || rc=1
