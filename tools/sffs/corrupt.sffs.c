@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * corrupt.sffs: damage an SFFS in one known way, for the tests of
- * fsck.sffs.  The damaged node is sealed again (checksums right), so that
+ * fsck.sffs and unsffs.  The damaged node is sealed again (checksums right), so that
  * only the checks of what its fields mean can find it.
  *
  *   corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE WHAT
@@ -11,6 +11,7 @@
  *              no orphan record
  *   dangling   the entry "size1" names an inode that does not exist
  *   hash       the entry "size1" is renamed "size2" under the old hash
+ *   escape     the entry "size1" is renamed "../..", for unsffs
  *   dirnames   the entry "fifo" names the directory "dir" a second time
  *   space      every checkpoint counts 4096 more free bytes
  *   longlink   every checkpoint loses the long-symlink feature flag
@@ -29,7 +30,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|dirnames|space|longlink\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -106,12 +107,14 @@ static int damage(const char *what)
 		}
 	}
 	a = find_name("size1");
-	if ((!strcmp(what, "dangling") || !strcmp(what, "hash")) &&
-	    a != UINT64_MAX) {
+	if ((!strcmp(what, "dangling") || !strcmp(what, "hash") ||
+	     !strcmp(what, "escape")) && a != UINT64_MAX) {
 		struct sffs_dentry_node *de = (void *)(img + a);
 
 		if (what[0] == 'd')
 			de->target = htole64(999999);
+		else if (what[0] == 'e')
+			memcpy(de->name, "../..", 5);
 		else
 			de->name[4] = '2';
 		reseal(a);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helpers shared by mkfs.sffs and dump.sffs.
+ * Helpers shared by the SFFS tools.
  *
  * The device is either an MTD character device, driven through the MTD
  * ioctls (geometry, bad blocks, erase) and read()/write(), or an image
@@ -387,5 +387,228 @@ int sffs_write_checkpoint(struct sffs_dev *d,
 	memcpy(buf, cp, sizeof(*cp));
 	err = sffs_dev_write(d, unit_addr(d, slot, next), buf, unit);
 	free(buf);
+	return err;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sffs_leaf *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->tv < y->tv ? -1 : x->tv > y->tv;
+}
+
+/* Room for one more leaf; -1 when out of memory */
+int sffs_leaves_room(struct sffs_leaves *l)
+{
+	struct sffs_leaf *v;
+	size_t cap;
+
+	if (l->n < l->cap)
+		return 0;
+	cap = l->cap ? 2 * l->cap : 4096;
+	v = realloc(l->v, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	l->v = v;
+	l->cap = cap;
+	return 0;
+}
+
+/* Index of the first key at or after (ino, tv) */
+size_t sffs_leaf_pos(const struct sffs_leaves *l, uint64_t ino, uint64_t tv)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->v[mid].ino < ino ||
+		    (l->v[mid].ino == ino && l->v[mid].tv < tv))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool sffs_leaf_has(const struct sffs_leaves *l, uint64_t ino, uint64_t tv)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv);
+
+	return i < l->n && l->v[i].ino == ino && l->v[i].tv == tv;
+}
+
+int sffs_leaf_set(struct sffs_leaves *l, uint64_t ino, uint64_t tv,
+		  uint64_t addr, uint32_t len)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv);
+
+	if (i < l->n && l->v[i].ino == ino && l->v[i].tv == tv) {
+		l->v[i].addr = addr;
+		l->v[i].len = len;
+		return 0;
+	}
+	if (sffs_leaves_room(l))
+		return -1;
+	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
+	l->v[i] = (struct sffs_leaf){ ino, tv, addr, len };
+	l->n++;
+	return 0;
+}
+
+/* Drop the keys from (ino, tv) up to, not including, (ino2, tv2) */
+static void leaf_drop(struct sffs_leaves *l, uint64_t ino, uint64_t tv,
+		      uint64_t ino2, uint64_t tv2)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv), k = sffs_leaf_pos(l, ino2, tv2);
+
+	if (k <= i)
+		return;
+	memmove(l->v + i, l->v + k, (l->n - k) * sizeof(*l->v));
+	l->n -= k - i;
+}
+
+/* What replay does with one node: sffs_journal_apply() */
+static int apply_node(struct sffs_leaves *l, const void *node, uint64_t addr,
+		      uint64_t *next_ino)
+{
+	const struct sffs_node_hdr *h = node;
+	const struct sffs_key *k = (const void *)(h + 1);
+	uint32_t len = le32toh(h->len);
+	const struct sffs_trunc_node *tn = node;
+	const struct sffs_dentry_node *de = node;
+	uint64_t ino, size;
+	bool del;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE:
+	case SFFS_NODE_DATA:
+	case SFFS_NODE_DENTRY:
+	case SFFS_NODE_XATTR:
+	case SFFS_NODE_ORPHAN:
+		if (len < sizeof(*h) + sizeof(*k))
+			return 0;
+		/* replay hands out inode numbers above those it meets */
+		if (h->type == SFFS_NODE_INODE && le64toh(k->ino) >= *next_ino)
+			*next_ino = le64toh(k->ino) + 1;
+		del = (h->type == SFFS_NODE_DENTRY && !de->target) ||
+		      (h->type == SFFS_NODE_XATTR &&
+		       h->flags & SFFS_XATTR_FL_DELETE) ||
+		      (h->type == SFFS_NODE_ORPHAN &&
+		       h->flags & SFFS_ORPHAN_FL_DELETE);
+		if (!del)
+			return sffs_leaf_set(l, le64toh(k->ino), le64toh(k->tv),
+					     addr, len);
+		leaf_drop(l, le64toh(k->ino), le64toh(k->tv), le64toh(k->ino),
+			  le64toh(k->tv) + 1);
+		return 0;
+	case SFFS_NODE_TRUNC:
+		if (len < sizeof(*tn))
+			return 0;
+		ino = le64toh(tn->ino);
+		size = le64toh(tn->new_size);
+		if (h->flags & SFFS_TRUNC_FL_DELETE) {
+			leaf_drop(l, SFFS_META_INO, sffs_tv(SFFS_KEY_ORPHAN, ino),
+				  SFFS_META_INO,
+				  sffs_tv(SFFS_KEY_ORPHAN, ino) + 1);
+			leaf_drop(l, ino, 0, ino + 1, 0);
+		} else {
+			leaf_drop(l, ino, sffs_tv(SFFS_KEY_DATA,
+						  (size + SFFS_BLOCK_SIZE - 1) /
+						  SFFS_BLOCK_SIZE),
+				  ino, sffs_tv(SFFS_KEY_DENTRY, 0));
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * The nodes written after the checkpoint @cp, applied to the leaves @l of
+ * its index (sorted here) as the next mount replays them (replay.c):
+ * whole operations only, in order of their sequence numbers, up to the
+ * first torn or old node of a block.  -1 when out of memory.
+ */
+int sffs_replay_journal(struct sffs_dev *d,
+			const struct sffs_checkpoint_node *cp,
+			struct sffs_leaves *l, struct sffs_replay *r)
+{
+	unsigned int jcnt = le16toh(cp->journal_cnt);
+	unsigned int unit = d->write_size < SFFS_NODE_ALIGN ?
+			    SFFS_NODE_ALIGN : d->write_size;
+	uint64_t addr = le64toh(cp->jhead), sqnum = le64toh(cp->max_sqnum);
+	uint8_t *blk = malloc(d->erase_size);
+	uint32_t group[SFFS_MAX_GROUP];
+	unsigned int ngroup;
+	int err = 0;
+
+	if (!blk)
+		return -1;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_key);
+	*r = (struct sffs_replay){ .next_ino = le64toh(cp->next_ino) };
+	for (unsigned int i = 0; i < jcnt && i < SFFS_MAX_JOURNAL_BLOCKS &&
+	     !r->torn && !err; i++) {
+		uint32_t eb = le32toh(cp->journal_eb[i]), off, n = 0;
+		uint64_t base = (uint64_t)eb * d->erase_size;
+
+		if (eb >= d->eb_count || d->bad[eb] ||
+		    sffs_dev_read(d, base, blk, d->erase_size))
+			break;
+		off = i ? 0 : addr % d->erase_size;
+		ngroup = 0;
+		while (off + sizeof(struct sffs_node_hdr) <= d->erase_size) {
+			struct sffs_node_hdr *h = (void *)(blk + off);
+			int c = sffs_check(h, d->erase_size - off);
+			uint32_t q;
+
+			if (c == 1) {
+				/* the erased rest of a unit: a node may follow */
+				q = (off / unit + 1) * unit;
+				if (q + sizeof(*h) <= d->erase_size &&
+				    !sffs_check(blk + q, d->erase_size - q)) {
+					off = q;
+					continue;
+				}
+				break;
+			}
+			if (!c && h->type == SFFS_NODE_PAD) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (c || le64toh(h->sqnum) <= sqnum) {
+				r->torn = c != 0;
+				break;
+			}
+			sqnum = le64toh(h->sqnum);
+			n++;
+			/* what a commit cut short wrote is dead */
+			if (h->type == SFFS_NODE_INDEX ||
+			    h->type == SFFS_NODE_CHECKPOINT ||
+			    h->type == SFFS_NODE_EBT) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (ngroup == SFFS_MAX_GROUP) {
+				r->torn = true;
+				break;
+			}
+			group[ngroup++] = off;
+			if (!(h->flags & SFFS_NODE_FL_CONT)) {
+				for (unsigned int g = 0; g < ngroup && !err; g++)
+					err = apply_node(l, blk + group[g],
+							 base + group[g],
+							 &r->next_ino);
+				r->nodes += ngroup;
+				ngroup = 0;
+			}
+			off += ALIGN8(le32toh(h->len));
+		}
+		if (!n && i)
+			break;
+		r->blocks++;
+	}
+	free(blk);
 	return err;
 }
