@@ -605,58 +605,6 @@ static void sffs_powercut_append(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
-static int unlink_file(struct vfsmount *mnt, const char *name)
-{
-	struct dentry *root = mnt->mnt_root, *d;
-	struct inode *dir = d_inode(root);
-	int err;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	d = lookup_one_len(name, root, strlen(name));
-	err = PTR_ERR_OR_ZERO(d);
-	if (!err) {
-		err = d_really_is_positive(d) ?
-		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
-		dput(d);
-	}
-	inode_unlock(dir);
-	return err;
-}
-
-/* Orphan records left in the index of @mnt */
-static unsigned int count_orphans(struct vfsmount *mnt)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
-	struct sffs_zref ref;
-	unsigned int n = 0;
-
-	mutex_lock(&c->mutex);
-	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
-	       ref.key.ino == SFFS_META_INO &&
-	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
-		n++;
-		key = ref.key;
-		key.tv++;
-	}
-	mutex_unlock(&c->mutex);
-	return n;
-}
-
-/* Does inode @ino, or any key it owns, remain in the index? */
-static bool ino_in_index(struct vfsmount *mnt, u64 ino)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
-	struct sffs_zref ref;
-	bool found;
-
-	mutex_lock(&c->mutex);
-	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
-	mutex_unlock(&c->mutex);
-	return found;
-}
-
 #define ORPHAN_LEN	(1024 * 1024)
 
 /*
@@ -704,9 +652,9 @@ static void sffs_powercut_orphan(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "new", buf, 100,
 							   true), 0);
 		/* o0 and o1 lose their names, o2 keeps it */
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o0"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o0"), 0);
 		KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "new", "o1"), 0);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 2U);
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 2U);
 		/* still readable through the open files */
 		sffs_test_fill(buf, ORPHAN_LEN, 0, false);
 		pos = 0;
@@ -730,10 +678,10 @@ static void sffs_powercut_orphan(struct kunit *test)
 		c = SFFS_SB(mnt->mnt_sb);
 		KUNIT_EXPECT_EQ_MSG(test, c->orphans, cut ? 2UL : 0UL,
 				    "round %d", round);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
-		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[0]));
-		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[1]));
-		KUNIT_EXPECT_TRUE(test, ino_in_index(mnt, ino[2]));
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 0U);
+		KUNIT_EXPECT_FALSE(test, sffs_test_ino_in_index(mnt, ino[0]));
+		KUNIT_EXPECT_FALSE(test, sffs_test_ino_in_index(mnt, ino[1]));
+		KUNIT_EXPECT_TRUE(test, sffs_test_ino_in_index(mnt, ino[2]));
 		/* the space of two of the three files came back */
 		mutex_lock(&c->mutex);
 		KUNIT_EXPECT_LT_MSG(test, c->j.used, used0 + 3 * ORPHAN_LEN / 2,
@@ -746,9 +694,9 @@ static void sffs_powercut_orphan(struct kunit *test)
 		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
 		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "o2", buf,
 							   ORPHAN_LEN, tmp), 0);
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o1"), 0);
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o2"), 0);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o1"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o2"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 0U);
 		sffs_rf_umount(mnt);
 	}
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
@@ -810,7 +758,7 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 		fill_ops(mnt, buf);
 		rf->cut_in = cut;
-		unlink_file(mnt, name);
+		sffs_test_unlink(mnt, name);
 		sffs_test_write_file(mnt, "x", buf, 4096, true);
 		fill_ops(mnt, buf);
 		__fput_sync(f);
@@ -824,15 +772,17 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
 				       PTR_ERR(mnt));
 		deleted += SFFS_SB(mnt->mnt_sb)->orphans;
-		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %d", cut);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_count_orphans(mnt), 0U,
+				    "cut %d", cut);
 		err = sffs_test_check_file(mnt, name, buf, len, tmp);
 		if (!err) {
 			kept++;
-			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+			KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, name), 0);
 		} else {
 			gone++;
 			KUNIT_EXPECT_EQ_MSG(test, err, -ENOENT, "cut %d", cut);
-			KUNIT_EXPECT_FALSE_MSG(test, ino_in_index(mnt, ino),
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       sffs_test_ino_in_index(mnt, ino),
 					       "cut %d", cut);
 		}
 		sffs_test_check_space(test, mnt, "orphan cut", cut);
@@ -1133,7 +1083,7 @@ static void sffs_powercut_commit(struct kunit *test)
 	}
 	f = file_open_root_mnt(mnt, "base2", O_RDONLY, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
-	KUNIT_EXPECT_EQ(test, unlink_file(mnt, "base2"), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "base2"), 0);
 	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 	rf->dead = true;
 	__fput_sync(f);
@@ -1173,7 +1123,8 @@ static void sffs_powercut_commit(struct kunit *test)
 								       PCC_LEN, tmp),
 					    0, "cut %u: %s", cut, name);
 		}
-		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %u", cut);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_count_orphans(mnt), 0U,
+				    "cut %u", cut);
 		for (i = 0; i < PCC_FILES; i++) {
 			if (!durable[i])
 				continue;
@@ -1324,11 +1275,11 @@ static void sffs_powercut_gc(struct kunit *test)
 					      "rename before cut %d: %d %d",
 					      n, a, b);
 			renamed += !b;
-			unlink_file(mnt, a ? to : from);
+			sffs_test_unlink(mnt, a ? to : from);
 		}
 		if (n >= GC_KEEP) {
 			snprintf(name, sizeof(name), "keep%d", n - GC_KEEP);
-			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+			KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, name), 0);
 		}
 		snprintf(name, sizeof(name), "keep%d", n);
 		sffs_test_fill(buf, 8192, n, true);
@@ -1592,7 +1543,7 @@ static void sffs_badblock_program(struct kunit *test)
 					err = sffs_test_rename(mnt, to, name);
 				break;
 			case 1:
-				err = unlink_file(mnt, name);
+				err = sffs_test_unlink(mnt, name);
 				fallthrough;
 			default:
 				sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
