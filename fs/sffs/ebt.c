@@ -51,9 +51,8 @@
 #define SFFS_EBD_STATE	0x01	/* @state replaces the record's */
 #define SFFS_EBD_RESET	0x02	/* live bytes count from zero */
 
-
 /**
- * struct sffs_ebt_delta - changes to one record since the last commit
+ * struct sffs_ebt_delta - changes to one record not yet written
  * @live: bytes to add to the live count
  * @ec: erases to add to the erase count
  * @age: new age, with %SFFS_EBD_STATE
