@@ -368,16 +368,24 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 	struct sffs_dent d;
 	int err;
 
-	inc_nlink(inode);
-	inode->i_ctime = current_time(inode);
-	dir->i_ctime = inode->i_ctime;
-	dir->i_mtime = inode->i_ctime;
+	/*
+	 * The link count changes under the mutex, after the checks, and goes
+	 * back under it if the operation fails: write_inode() journals the
+	 * count under the same mutex, and must never see the one of a link
+	 * that did not happen (for a tmpfile, a count of one beside its
+	 * orphan record: a mount would keep it, nameless, for ever).
+	 */
 	mutex_lock(&c->mutex);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
 	if (!err && (d.s.found || d.s.free_coll == ~0U))
 		err = d.s.found ? -EEXIST : -ENOSPC;
-	if (!err)
-		err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
+	if (err)
+		goto out;
+	inc_nlink(inode);
+	inode->i_ctime = current_time(inode);
+	dir->i_ctime = inode->i_ctime;
+	dir->i_mtime = inode->i_ctime;
+	err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
 	if (!err)
 		err = sffs_op_inode(&op, inode);
 	if (!err && tmpfile)
@@ -386,12 +394,13 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 		err = sffs_op_inode(&op, dir);
 	if (!err)
 		err = sffs_op_commit(c, &op, false);
+	if (err)
+		drop_nlink(inode);
+out:
 	mutex_unlock(&c->mutex);
 	sffs_op_free(&op);
-	if (err) {
-		drop_nlink(inode);
+	if (err)
 		return err;
-	}
 	ihold(inode);
 	d_instantiate(dentry, inode);
 	return 0;

@@ -40,8 +40,12 @@
  * a page per SFFS_EBT_RECS blocks of flash per commit: the table was the
  * one part of a commit whose size grew with the flash.  Scans apply the
  * pending hints (sffs_ebt_scan()), so garbage collection sees them all
- * the same.  Commits that end a writable mount write every page, and
- * lose no hint.
+ * the same.  Commits that end a writable mount write every page that has
+ * hints waiting; only the hints their own writes leave are lost then, as
+ * before.  A power cut loses the hints that wait, up to
+ * SFFS_EBT_HINT_COMMITS commits of them: they make blocks look fuller or
+ * emptier than they are, which costs garbage collection time, and a pass
+ * over the table that finds no victim falls back to the oldest block.
  *
  * Locking: the caller holds the file system's mutex.
  */

@@ -778,9 +778,11 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 
 	/*
 	 * Table pages, each a leaf that dirties a path of the index; the
-	 * spares taken below may make one more page due each.
+	 * spares taken and the blocks freed below change a state each, and
+	 * may each make one more page due.
 	 */
-	pages = min_t(u64, sffs_ebt_fold_pages(j) + SFFS_MAX_SPARES,
+	pages = min_t(u64, sffs_ebt_fold_pages(j) + SFFS_MAX_SPARES +
+			   j->nfreeable,
 		      DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
 	bytes = pages * (sizeof(struct sffs_ebt_node) +
 			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +

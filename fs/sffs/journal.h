@@ -37,7 +37,7 @@ struct sffs_wnode {
 /* A table page with only hints pending is written once this many changed */
 #define SFFS_EBT_FOLD_MIN	(SFFS_EBT_RECS / 4)
 /* ... or once its oldest hint has waited this many commits */
-#define SFFS_EBT_HINT_COMMITS	16
+#define SFFS_EBT_HINT_COMMITS	4
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
 #define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
