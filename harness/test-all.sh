@@ -63,21 +63,28 @@ for step in "${steps[@]}"; do
 		while IFS= read -r l; do
 			recap+=("    $l")
 		# kunit.py prints the log of a failed case before its
-		# [FAILED] line: keep the first lines of it, which say what
-		# was expected and what the case measured.
+		# [FAILED] line: keep its first line, which often says what
+		# the case measured, and each failed expectation with the
+		# two lines of values after it, at most 7 lines a case.
 		done < <(awk '/^kunit: kernel log problems/ { n = 4 }
-			/\[(PASSED|SKIPPED)\]|====/ { nb = 0 }
-			/^\[[0-9:]*\]     / && nb < 6 {
-				l = $0; sub(/^\[[0-9:]*\] */, "  ", l); b[nb++] = l
+			/\[(PASSED|SKIPPED)\]|====/ { nb = 0; k = 0 }
+			/^\[[0-9:]*\]     / {
+				l = $0; sub(/^\[[0-9:]*\] */, "  ", l)
+				if (l ~ /(EXPECTATION|ASSERTION) FAILED/)
+					k = 3
+				if ((!nb || k) && nb < 7)
+					b[nb++] = l
+				if (k)
+					k--
 			}
 			/\[(FAILED|CRASHED)\]/ {
 				for (i = 0; i < nb; i++)
 					print b[i]
-				nb = 0
+				nb = 0; k = 0
 			}
 			/^FAIL |^kunit: no summary|^kunit: skip where|\[(FAILED|CRASHED)\]/ { print }
 			n && n-- { print }' \
-			"$logs/$name.log" | head -n 14)
+			"$logs/$name.log" | head -n 16)
 	fi
 	if [ "$s" != 0 ]; then
 		echo "    $name: $p passed, $f failed, $s skipped (${secs} s)"

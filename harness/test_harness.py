@@ -638,8 +638,11 @@ class TestAll(unittest.TestCase):
         log = ('[07:09:22]     # t_ok: logged by a case that passed\n'
                '[07:09:22] [PASSED] t_ok\n'
                '[07:09:27]     # t_bad: measured 1160 per 1000\n'
+               '[07:09:27]     # t_bad: more of what it measured\n'
+               '[07:09:27]     # t_bad: and more\n'
                '[07:09:27]     # t_bad: EXPECTATION FAILED at t.c:9\n'
                '[07:09:27]     Expected a <= b, but\n'
+               '[07:09:27]         a == 1160\n'
                '[07:09:27] [FAILED] t_bad\n')
         with open(make, 'w') as f:
             f.write('#!/bin/bash\nshift\nname=${1}${2:+-${2#ARCH=}}\n'
@@ -657,6 +660,8 @@ class TestAll(unittest.TestCase):
         recap = out[out.index('=== failed:'):]
         self.assertIn('          # t_bad: measured 1160 per 1000', recap)
         self.assertIn('          Expected a <= b, but', recap)
+        self.assertIn('          a == 1160', recap)
+        self.assertNotIn('          # t_bad: and more', recap)
         self.assertNotIn('          # t_ok: logged by a case that passed',
                          recap)
 
