@@ -77,6 +77,23 @@ static u64 ino_of(struct vfsmount *mnt, const char *name)
 	return ino;
 }
 
+/*
+ * 1 if @name in the root of @mnt leads to an inode, 0 if there is no such
+ * name, or the error of the lookup (a name whose inode is gone)
+ */
+static int name_state(struct vfsmount *mnt, const char *name)
+{
+	struct dentry *d;
+	int ret;
+
+	d = lookup_one_len_unlocked(name, mnt->mnt_root, strlen(name));
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	ret = d_really_is_positive(d);
+	dput(d);
+	return ret;
+}
+
 struct dtype_ctx {
 	struct dir_context ctx;
 	const char *name;
@@ -418,6 +435,92 @@ static void sffs_overlay_tmpfile_link(struct kunit *test)
 }
 
 /*
+ * Power cuts in the linkat() of an O_TMPFILE file with synced data: the
+ * operation is placed at 8 offsets in the journal's page by empty files
+ * made before it, and the power goes at the first, second or third page
+ * programmed from there, torn in half, with the file still open.  After
+ * the mount the name holds the whole file and its orphan record is gone
+ * (the link happened), or the name is not there and neither is the inode
+ * (the mount deleted it from the orphan list); never a name without its
+ * data, nor an inode left with no name.
+ */
+static void sffs_overlay_tmpfile_link_cuts(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	const size_t len = 3000;
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, len + 1, GFP_KERNEL);
+	unsigned int linked = 0, gone = 0;
+	struct vfsmount *mnt;
+	char name[16], e[24];
+	int fill, cut, i, err, n = 0;
+	struct file *f;
+	u64 ino;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, tmp);
+	for (fill = 0; fill < 8; fill++) {
+		for (cut = 1; cut <= 3; cut++, n++) {
+			mnt = sffs_rf_mount(rf, "compr=none");
+			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %d: %ld",
+					       n, PTR_ERR(mnt));
+			snprintf(name, sizeof(name), "t%d", n);
+			sffs_test_fill(buf, len, n, false);
+			f = tmpfile_open(mnt, 0);
+			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(f), "round %d: %ld",
+					       n, PTR_ERR(f));
+			ino = file_inode(f)->i_ino;
+			/* the fsync leaves the journal at a page boundary */
+			KUNIT_EXPECT_EQ(test, write_sync(f, buf, len), 0);
+			for (i = 0; i < fill; i++) {
+				snprintf(e, sizeof(e), "e%d-%d", n, i);
+				sffs_test_write_file(mnt, e, NULL, 0, false);
+			}
+			rf->cut_in = cut;
+			link_file(mnt, f, name);
+			journal_sync(mnt);
+			rf->dead = true;
+			__fput_sync(f);
+			cut_now(rf, mnt);
+
+			mnt = sffs_rf_mount(rf, NULL);
+			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "round %d: %ld",
+					       n, PTR_ERR(mnt));
+			err = name_state(mnt, name);
+			KUNIT_EXPECT_GE_MSG(test, err, 0,
+					    "round %d: lookup %d", n, err);
+			if (err > 0) {
+				linked++;
+				KUNIT_EXPECT_EQ_MSG(test, ino_of(mnt, name), ino,
+						    "round %d", n);
+				KUNIT_EXPECT_EQ_MSG(test,
+						    sffs_test_check_file(mnt, name,
+									 buf,
+									 len,
+									 tmp),
+						    0, "round %d", n);
+			} else {
+				gone++;
+				KUNIT_EXPECT_FALSE_MSG(test,
+						       sffs_test_ino_in_index(mnt, ino),
+						       "round %d: inode %llu left with no name",
+						       n, ino);
+			}
+			KUNIT_EXPECT_EQ_MSG(test, sffs_test_count_orphans(mnt),
+					    0U, "round %d", n);
+			sffs_test_check_space(test, mnt, "link cut", n);
+			sffs_test_check_free(test, mnt, "link cut", n);
+			sffs_rf_umount(mnt);
+		}
+	}
+	KUNIT_EXPECT_GT(test, linked, 0U);
+	KUNIT_EXPECT_GT(test, gone, 0U);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	kunit_info(test, "%d cuts: the file was linked %u times, gone %u times\n",
+		   n, linked, gone);
+}
+
+/*
  * An O_TMPFILE file never linked leaves nothing: no inode, no orphan
  * record and no used space, whether it is closed before a clean unmount
  * or the power goes while it is open, with its data synced; the mount
@@ -573,6 +676,7 @@ static struct kunit_case sffs_overlay_cases[] = {
 	KUNIT_CASE(sffs_overlay_whiteout_rename),
 	KUNIT_CASE(sffs_overlay_whiteout_cuts),
 	KUNIT_CASE(sffs_overlay_tmpfile_link),
+	KUNIT_CASE(sffs_overlay_tmpfile_link_cuts),
 	KUNIT_CASE(sffs_overlay_tmpfile_unlinked),
 	KUNIT_CASE(sffs_overlay_tmpfile_excl),
 	KUNIT_CASE(sffs_overlay_trusted_xattrs),
