@@ -16,6 +16,17 @@
  *   space      every checkpoint counts 4096 more free bytes
  *   longlink   every checkpoint loses the long-symlink feature flag
  *
+ * and, for unsffs, nodes that a reader must refuse before it reads
+ * their fields, each branch that names the node changed to match:
+ *
+ *   short-inode, short-data, short-dentry, short-xattr
+ *              the first regular file's inode, the first data node,
+ *              the entry "size1", the first attribute, cut to the
+ *              header and key (48 bytes)
+ *   symlen     the first symlink's target length set to 65535
+ *   far        the branch to the entry "size1" points 64 bytes short
+ *              of the end of a 64-bit address space
+ *
  * Meant for a file system mkfs.sffs just made, where each node is the only
  * version of its key.  On an MTD device each erase block changed is erased
  * and written again.  Exit status 0 when the damage was done, 1 when
@@ -30,7 +41,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -72,6 +83,75 @@ static uint64_t find_name(const char *name)
 			found = off;
 	}
 	return found;
+}
+
+/* Each branch to the node at @at gets @len and @addr, and is sealed again */
+static void rebranch(uint64_t at, uint32_t len, uint64_t addr)
+{
+	uint64_t off = 0;
+	struct sffs_node_hdr *h;
+
+	for (; (h = next_node(&off)); off += ALIGN8(le32toh(h->len))) {
+		struct sffs_index_node *ix = (void *)h;
+		bool hit = false;
+
+		if (h->type != SFFS_NODE_INDEX)
+			continue;
+		for (unsigned int i = 0; i < le16toh(ix->count); i++) {
+			if (le64toh(ix->branch[i].addr) != at)
+				continue;
+			ix->branch[i].len = htole32(len);
+			ix->branch[i].addr = htole64(addr);
+			hit = true;
+		}
+		if (hit)
+			reseal(off);
+	}
+}
+
+/* The first node that @what names, or UINT64_MAX */
+static uint64_t find_victim(const char *what)
+{
+	uint64_t off = 0;
+	struct sffs_node_hdr *h;
+
+	if (!strcmp(what, "short-dentry") || !strcmp(what, "far"))
+		return find_name("size1");
+	for (; (h = next_node(&off)); off += ALIGN8(le32toh(h->len))) {
+		struct sffs_inode_node *in = (void *)h;
+		uint32_t mode = le32toh(in->mode);
+
+		if ((!strcmp(what, "short-inode") &&
+		     h->type == SFFS_NODE_INODE && S_ISREG(mode)) ||
+		    (!strcmp(what, "symlen") &&
+		     h->type == SFFS_NODE_INODE && S_ISLNK(mode)) ||
+		    (!strcmp(what, "short-data") && h->type == SFFS_NODE_DATA) ||
+		    (!strcmp(what, "short-xattr") && h->type == SFFS_NODE_XATTR))
+			return off;
+	}
+	return UINT64_MAX;
+}
+
+/* A node too short, a length inside it too long, or an address too far */
+static int damage_reader(const char *what)
+{
+	uint64_t a = find_victim(what);
+	struct sffs_node_hdr *h = (void *)(img + a);
+	uint32_t cut = sizeof(*h) + sizeof(struct sffs_key);
+
+	if (a == UINT64_MAX)
+		return 0;
+	if (!strcmp(what, "symlen")) {
+		((struct sffs_inode_node *)h)->data_len = htole16(65535);
+		reseal(a);
+	} else if (!strcmp(what, "far")) {
+		rebranch(a, le32toh(h->len), UINT64_MAX - 64);
+	} else {
+		h->len = htole32(cut);
+		reseal(a);
+		rebranch(a, cut, a);
+	}
+	return 1;
 }
 
 static int damage(const char *what)
@@ -187,7 +267,12 @@ int main(int argc, char **argv)
 				  img + (uint64_t)eb * dev.erase_size,
 				  dev.erase_size))
 			return 2;
-	done = damage(argv[optind + 1]);
+	if (!strncmp(argv[optind + 1], "short-", 6) ||
+	    !strcmp(argv[optind + 1], "symlen") ||
+	    !strcmp(argv[optind + 1], "far"))
+		done = damage_reader(argv[optind + 1]);
+	else
+		done = damage(argv[optind + 1]);
 	if (!done) {
 		fprintf(stderr, "corrupt.sffs: nothing to damage for %s\n",
 			argv[optind + 1]);

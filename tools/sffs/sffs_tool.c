@@ -78,6 +78,93 @@ int sffs_check(const void *node, size_t avail)
 }
 
 /*
+ * The smallest length of a node of @type, header included, or 0 for a type
+ * the format does not have: what fs/sffs/node.c checks before any field
+ * of the payload is read, so that no field is read past the node.
+ */
+uint32_t sffs_node_min_len(unsigned int type)
+{
+	switch (type) {
+	case SFFS_NODE_PAD:
+		return sizeof(struct sffs_node_hdr);
+	case SFFS_NODE_CHECKPOINT:
+		return sizeof(struct sffs_checkpoint_node);
+	case SFFS_NODE_INODE:
+		return sizeof(struct sffs_inode_node);
+	case SFFS_NODE_DATA:
+		return sizeof(struct sffs_data_node) + 1;
+	case SFFS_NODE_DENTRY:
+		return sizeof(struct sffs_dentry_node) + 1;
+	case SFFS_NODE_XATTR:
+		return sizeof(struct sffs_xattr_node) + 1;
+	case SFFS_NODE_TRUNC:
+		return sizeof(struct sffs_trunc_node);
+	case SFFS_NODE_ORPHAN:
+		return sizeof(struct sffs_orphan_node);
+	case SFFS_NODE_INDEX:
+		return sizeof(struct sffs_index_node) +
+		       sizeof(struct sffs_branch);
+	case SFFS_NODE_EBT:
+		return sizeof(struct sffs_ebt_node);
+	}
+	return 0;
+}
+
+/*
+ * 0 if the lengths and counts inside node @node of @len bytes, at least
+ * sffs_node_min_len() of its type, agree with @len; -1 if not.  The
+ * kernel's payload checks, for the types the tools read field by field.
+ */
+int sffs_node_check_payload(const void *node, uint32_t len)
+{
+	const struct sffs_node_hdr *h = node;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE: {
+		const struct sffs_inode_node *in = node;
+		uint32_t dlen = le16toh(in->data_len);
+
+		return sizeof(*in) + dlen != len ||
+		       dlen > SFFS_MAX_SYMLINK_LEN ? -1 : 0;
+	}
+	case SFFS_NODE_DATA: {
+		const struct sffs_data_node *dn = node;
+		uint32_t size = le32toh(dn->size);
+
+		return !size || size > SFFS_BLOCK_SIZE ||
+		       len - sizeof(*dn) > SFFS_BLOCK_SIZE ||
+		       (dn->compr == SFFS_COMPR_NONE &&
+			len - sizeof(*dn) != size) ? -1 : 0;
+	}
+	case SFFS_NODE_DENTRY: {
+		const struct sffs_dentry_node *de = node;
+		uint32_t nlen = le16toh(de->name_len);
+
+		return !nlen || nlen > SFFS_MAX_NAME_LEN ||
+		       sizeof(*de) + nlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_XATTR: {
+		const struct sffs_xattr_node *xn = node;
+		uint32_t nlen = le16toh(xn->name_len);
+		uint32_t vlen = le16toh(xn->value_len);
+
+		return !nlen || nlen > SFFS_MAX_XATTR_NAME ||
+		       vlen > SFFS_MAX_XATTR_VALUE ||
+		       sizeof(*xn) + nlen + vlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_INDEX: {
+		const struct sffs_index_node *ix = node;
+		uint32_t cnt = le16toh(ix->count);
+
+		return !cnt || cnt > SFFS_MAX_FANOUT ||
+		       sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
+		       -1 : 0;
+	}
+	}
+	return 0;
+}
+
+/*
  * The inode number of an orphan record, as the kernel checks it, or 0 if
  * the record is invalid: a record of the root or of the table would have
  * the kernel delete them.
@@ -229,7 +316,8 @@ int sffs_dev_close(struct sffs_dev *d, const char *path)
 
 int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(buf, d->image + addr, len);
@@ -241,7 +329,8 @@ int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 		   size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(d->image + addr, buf, len);

@@ -212,6 +212,27 @@ grep -q "^unsffs: $work/esc/a/b/out: bad name in directory 2$" "$work/unsffs" ||
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs"
 ok "$rc" "unsffs refuses a name that leads out of its directory"
 
+# nodes too short for their type, a length inside one too long, an
+# address that wraps, all with right checksums: unsffs refuses each node
+# with a clear error and exits with 1, reading nothing past what it read
+# (under valgrind when there is one)
+vg=
+command -v valgrind >/dev/null && vg="valgrind -q --error-exitcode=99"
+"$bin/mkfs.sffs" -q -o "$work/cimg0" -e 128K -m 2K -c 16M -r "$t" || rc=1
+for what in short-inode short-data short-dentry short-xattr symlen far; do
+	rc=0
+	cp "$work/cimg0" "$work/cimg"
+	"$bin/corrupt.sffs" "$work/cimg" "$what" || rc=1
+	rm -rf "$work/cout"
+	$vg "$bin/unsffs" -l -x "$work/cout" "$work/cimg" >"$work/unsffs" 2>&1
+	st=$?
+	[ "$st" -eq 1 ] || rc=1
+	grep -q "^unsffs: bad node at [0-9]*" "$work/unsffs" || rc=1
+	[ -e "$work/cout/dir/sub/file" ] || rc=1
+	[ "$rc" -eq 0 ] || { echo "# exit status $st"; sed 's/^/# /' "$work/unsffs" | cut -c1-200 | tail -20; }
+	ok "$rc" "unsffs refuses a crafted node: $what${vg:+ (valgrind)}"
+done
+
 # a symlink target of PATH_MAX - 1 bytes is kept whole, and only a tree
 # with a target longer than 3840 bytes turns on the incompatible feature
 # for it: older kernels still mount the others

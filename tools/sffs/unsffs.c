@@ -79,14 +79,29 @@ static void error(const char *fmt, ...)
 	errors++;
 }
 
+/*
+ * The node of @type at @addr, @len bytes as the index says, checked as the
+ * kernel checks it: long enough for every field of its type, the lengths
+ * and counts inside agreeing with @len.  NULL, said, if not.
+ */
 static void *read_node(uint64_t addr, uint32_t len, unsigned int type)
 {
-	uint8_t *buf = len ? malloc(len) : NULL;
+	uint8_t *buf;
 
-	if (!buf || len > dev.erase_size || sffs_dev_read(&dev, addr, buf, len) ||
-	    sffs_check(buf, len) ||
+	if (len < sffs_node_min_len(type) || len > dev.erase_size) {
+		error("bad node at %llu: length %u for type %u",
+		      (unsigned long long)addr, len, type);
+		return NULL;
+	}
+	buf = malloc(len);
+	if (!buf) {
+		error("out of memory");
+		return NULL;
+	}
+	if (sffs_dev_read(&dev, addr, buf, len) || sffs_check(buf, len) ||
 	    le32toh(((struct sffs_node_hdr *)buf)->len) != len ||
-	    ((struct sffs_node_hdr *)buf)->type != type) {
+	    ((struct sffs_node_hdr *)buf)->type != type ||
+	    sffs_node_check_payload(buf, len)) {
 		error("bad node at %llu, length %u", (unsigned long long)addr,
 		      len);
 		free(buf);
