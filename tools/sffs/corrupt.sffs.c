@@ -26,6 +26,8 @@
  *   symlen     the first symlink's target length set to 65535
  *   far        the branch to the entry "size1" points 64 bytes short
  *              of the end of a 64-bit address space
+ *   dag        the second branch of the first index node of level 0
+ *              a copy of the first: a key met twice
  *
  * Meant for a file system mkfs.sffs just made, where each node is the only
  * version of its key.  On an MTD device each erase block changed is erased
@@ -41,7 +43,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far|dag\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -126,7 +128,10 @@ static uint64_t find_victim(const char *what)
 		    (!strcmp(what, "symlen") &&
 		     h->type == SFFS_NODE_INODE && S_ISLNK(mode)) ||
 		    (!strcmp(what, "short-data") && h->type == SFFS_NODE_DATA) ||
-		    (!strcmp(what, "short-xattr") && h->type == SFFS_NODE_XATTR))
+		    (!strcmp(what, "short-xattr") && h->type == SFFS_NODE_XATTR) ||
+		    (!strcmp(what, "dag") && h->type == SFFS_NODE_INDEX &&
+		     !((struct sffs_index_node *)h)->level &&
+		     le16toh(((struct sffs_index_node *)h)->count) > 1))
 			return off;
 	}
 	return UINT64_MAX;
@@ -141,7 +146,12 @@ static int damage_reader(const char *what)
 
 	if (a == UINT64_MAX)
 		return 0;
-	if (!strcmp(what, "symlen")) {
+	if (!strcmp(what, "dag")) {
+		struct sffs_index_node *ix = (void *)h;
+
+		ix->branch[1] = ix->branch[0];
+		reseal(a);
+	} else if (!strcmp(what, "symlen")) {
 		((struct sffs_inode_node *)h)->data_len = htole16(65535);
 		reseal(a);
 	} else if (!strcmp(what, "far")) {
@@ -269,7 +279,7 @@ int main(int argc, char **argv)
 			return 2;
 	if (!strncmp(argv[optind + 1], "short-", 6) ||
 	    !strcmp(argv[optind + 1], "symlen") ||
-	    !strcmp(argv[optind + 1], "far"))
+	    !strcmp(argv[optind + 1], "far") || !strcmp(argv[optind + 1], "dag"))
 		done = damage_reader(argv[optind + 1]);
 	else
 		done = damage(argv[optind + 1]);

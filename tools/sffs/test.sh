@@ -159,7 +159,7 @@ chmod 1777 "$xt/dir/sub"
 listing "$xt" >"$work/want"
 rc=0
 "$bin/mkfs.sffs" -q -o "$work/ximg" -e 128K -m 2K -c 16M -r "$xt" || rc=1
-"$bin/unsffs" -x "$work/out" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
+"$bin/unsffs" -D -p -x "$work/out" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
 listing "$work/out" >"$work/got"
 diff -u "$work/want" "$work/got" | head -20 | sed 's/^/# /' | cut -c1-200
 cmp -s "$work/want" "$work/got" || rc=1
@@ -178,7 +178,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$work"
 	mkdir "$work/user" && chown nobody "$work/user"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$bin/unsffs" -x "$work/user/out" "$work/ximg" >"$work/unsffs" 2>&1 ||
+		"$bin/unsffs" -D -p -x "$work/user/out" "$work/ximg" >"$work/unsffs" 2>&1 ||
 		rc=1
 	grep -q "^unsffs: not root: the owners of [0-9]* files not set$" \
 		"$work/unsffs" || rc=1
@@ -198,6 +198,31 @@ grep -q "^l0777 .* 4095 2020-09-13 12:26:40 /dir/longlink -> x*$" "$work/list" |
 	rc=1
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/list" | cut -c1-200
 ok "$rc" "unsffs as another user reports what it could not set; unsffs -l lists"
+
+# an image is not trusted: without -D no device node, without -p no
+# set-user-ID bit and no security.* or trusted.* attribute, each said;
+# a DIR that was there keeps its mode (the sticky bit of a /tmp) and owner
+rc=0
+mkdir "$work/np" && chmod 1777 "$work/np"
+owner=$(stat -c %u:%g "$work/np")
+"$bin/unsffs" -x "$work/np" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
+[ "$(stat -c %a "$work/np")" = 1777 ] || rc=1
+[ "$(stat -c %u:%g "$work/np")" = "$owner" ] || rc=1
+grep -q "^unsffs: $work/np existed: its mode" "$work/unsffs" || rc=1
+[ "$(stat -c %a "$work/np/size1")" = 750 ] || rc=1
+grep -q "^unsffs: 1 set-user-ID or set-group-ID bits not set (no -p)$" \
+	"$work/unsffs" || rc=1
+if [ "$(id -u)" = 0 ]; then
+	[ -e "$work/np/null" ] && rc=1
+	grep -q "^unsffs: 2 device nodes not made (no -D)$" "$work/unsffs" ||
+		rc=1
+	getfattr -h -n trusted.t "$work/np/symlink" >/dev/null 2>&1 && rc=1
+	grep -q "^unsffs: 2 security.\* or trusted.\* attributes not set (no -p)$" \
+		"$work/unsffs" || rc=1
+fi
+cmp -s "$work/out/dir/sub/file" "$work/np/dir/sub/file" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs"
+ok "$rc" "unsffs without -D and -p leaves out devices and privileges; DIR kept"
 
 # a name that would lead out of the directory extracted to is refused,
 # and the rest extracted
@@ -219,7 +244,7 @@ ok "$rc" "unsffs refuses a name that leads out of its directory"
 vg=
 command -v valgrind >/dev/null && vg="valgrind -q --error-exitcode=99"
 "$bin/mkfs.sffs" -q -o "$work/cimg0" -e 128K -m 2K -c 16M -r "$t" || rc=1
-for what in short-inode short-data short-dentry short-xattr symlen far; do
+for what in short-inode short-data short-dentry short-xattr symlen far dag; do
 	rc=0
 	cp "$work/cimg0" "$work/cimg"
 	"$bin/corrupt.sffs" "$work/cimg" "$what" || rc=1
@@ -227,8 +252,13 @@ for what in short-inode short-data short-dentry short-xattr symlen far; do
 	$vg "$bin/unsffs" -l -x "$work/cout" "$work/cimg" >"$work/unsffs" 2>&1
 	st=$?
 	[ "$st" -eq 1 ] || rc=1
-	grep -q "^unsffs: bad node at [0-9]*" "$work/unsffs" || rc=1
-	[ -e "$work/cout/dir/sub/file" ] || rc=1
+	if [ "$what" = dag ]; then
+		grep -q "^unsffs: index node at [0-9]*: keys out of order$" \
+			"$work/unsffs" || rc=1
+	else
+		grep -q "^unsffs: bad node at [0-9]*" "$work/unsffs" || rc=1
+		[ -e "$work/cout/dir/sub/file" ] || rc=1
+	fi
 	[ "$rc" -eq 0 ] || { echo "# exit status $st"; sed 's/^/# /' "$work/unsffs" | cut -c1-200 | tail -20; }
 	ok "$rc" "unsffs refuses a crafted node: $what${vg:+ (valgrind)}"
 done
