@@ -224,6 +224,26 @@ cmp -s "$work/out/dir/sub/file" "$work/np/dir/sub/file" || rc=1
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs"
 ok "$rc" "unsffs without -D and -p leaves out devices and privileges; DIR kept"
 
+# trusted.* is only listed to root: mkfs.sffs as another user says so,
+# once; -X leaves out the attributes of a prefix
+rc=0
+"$bin/mkfs.sffs" -q -o "$work/ximg2" -e 128K -m 2K -c 16M -X user.col \
+	-X user.lo -r "$t" 2>"$work/mkfs" || rc=1
+"$bin/dump.sffs" -l "$work/ximg2" >"$work/dump2" || rc=1
+grep -q "^xattrs: $((nxattr - 2))$" "$work/dump2" || rc=1
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	! grep -q "not root" "$work/mkfs" || rc=1
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$bin/mkfs.sffs" -q -o "$work/user/img" -e 128K -m 2K -c 16M \
+		-r "$t" 2>"$work/mkfs" || rc=1
+	[ "$(grep -c "^mkfs.sffs: not root: trusted.\* attributes cannot be read and are not copied$" \
+		"$work/mkfs")" = 1 ] || rc=1
+	"$bin/dump.sffs" -l "$work/user/img" >"$work/dump2" || rc=1
+	grep -q "^xattrs: $((nxattr - 1))$" "$work/dump2" || rc=1
+fi
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/mkfs"
+ok "$rc" "mkfs.sffs as another user says trusted.* is not copied; -X"
+
 # a name that would lead out of the directory extracted to is refused,
 # and the rest extracted
 rc=0
