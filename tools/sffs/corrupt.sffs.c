@@ -28,6 +28,9 @@
  *              of the end of a 64-bit address space
  *   dag        the second branch of the first index node of level 0
  *              a copy of the first: a key met twice
+ *   jtorn      a journal: the inode of "size1" with mode 0601 at the
+ *              head, then a torn copy of it, then in the next journal
+ *              block one with mode 0602, as replay.c applies it
  *
  * Meant for a file system mkfs.sffs just made, where each node is the only
  * version of its key.  On an MTD device each erase block changed is erased
@@ -43,7 +46,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far|dag\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far|dag|jtorn\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -135,6 +138,52 @@ static uint64_t find_victim(const char *what)
 			return off;
 	}
 	return UINT64_MAX;
+}
+
+/* A copy of inode node @in with mode @mode, sequence number @sqnum, at @at */
+static void put_inode(const struct sffs_inode_node *in, uint64_t at,
+		      uint32_t mode, uint64_t sqnum)
+{
+	uint32_t len = le32toh(in->hdr.len);
+	struct sffs_inode_node *c = (void *)(img + at);
+
+	memmove(c, in, len);
+	c->mode = htole32(S_IFREG | mode);
+	sffs_seal(c, SFFS_NODE_INODE, len, sqnum, 0);
+	touched[at / dev.erase_size] = 1;
+}
+
+/* A journal with a torn write in its first block, and more in the next */
+static int damage_journal(void)
+{
+	struct sffs_checkpoint_node cp;
+	uint64_t a = find_name("size1"), off = 0, jhead, sq, next;
+	struct sffs_node_hdr *h;
+	struct sffs_inode_node in;
+	unsigned int reads;
+
+	if (a == UINT64_MAX || sffs_find_checkpoint(&dev, &cp, &reads, NULL,
+						    NULL) ||
+	    le16toh(cp.journal_cnt) < 2)
+		return 0;
+	for (; (h = next_node(&off)); off += ALIGN8(le32toh(h->len)))
+		if (h->type == SFFS_NODE_INODE &&
+		    le32toh(h->len) == sizeof(in) &&
+		    ((struct sffs_inode_node *)h)->key.ino ==
+		    ((struct sffs_dentry_node *)(img + a))->target)
+			break;
+	if (!h)
+		return 0;
+	memcpy(&in, h, sizeof(in));
+	jhead = le64toh(cp.jhead);
+	sq = le64toh(cp.max_sqnum);
+	next = ALIGN8(jhead + sizeof(in));
+	put_inode(&in, jhead, 0601, sq + 1);
+	put_inode(&in, next, 0603, sq + 2);
+	img[next + sizeof(in) - 1] ^= 1;	/* torn: its data CRC fails */
+	put_inode(&in, (uint64_t)le32toh(cp.journal_eb[1]) * dev.erase_size,
+		  0602, sq + 3);
+	return 1;
 }
 
 /* A node too short, a length inside it too long, or an address too far */
@@ -277,7 +326,9 @@ int main(int argc, char **argv)
 				  img + (uint64_t)eb * dev.erase_size,
 				  dev.erase_size))
 			return 2;
-	if (!strncmp(argv[optind + 1], "short-", 6) ||
+	if (!strcmp(argv[optind + 1], "jtorn"))
+		done = damage_journal();
+	else if (!strncmp(argv[optind + 1], "short-", 6) ||
 	    !strcmp(argv[optind + 1], "symlen") ||
 	    !strcmp(argv[optind + 1], "far") || !strcmp(argv[optind + 1], "dag"))
 		done = damage_reader(argv[optind + 1]);

@@ -618,7 +618,9 @@ static int apply_node(struct sffs_leaves *l, const void *node, uint64_t addr,
  * The nodes written after the checkpoint @cp, applied to the leaves @l of
  * its index (sorted here) as the next mount replays them (replay.c):
  * whole operations only, in order of their sequence numbers, up to the
- * first torn or old node of a block.  -1 when out of memory.
+ * first torn or old node of a block.  As there, a torn node ends its
+ * block, not the replay: the next journal block is read too, and ends it
+ * only when it has no newer node.  -1 when out of memory.
  */
 int sffs_replay_journal(struct sffs_dev *d,
 			const struct sffs_checkpoint_node *cp,
@@ -638,7 +640,7 @@ int sffs_replay_journal(struct sffs_dev *d,
 	qsort(l->v, l->n, sizeof(*l->v), cmp_key);
 	*r = (struct sffs_replay){ .next_ino = le64toh(cp->next_ino) };
 	for (unsigned int i = 0; i < jcnt && i < SFFS_MAX_JOURNAL_BLOCKS &&
-	     !r->torn && !err; i++) {
+	     !err; i++) {
 		uint32_t eb = le32toh(cp->journal_eb[i]), off, n = 0;
 		uint64_t base = (uint64_t)eb * d->erase_size;
 
