@@ -393,7 +393,8 @@ static void set_attrs(const struct sffs_inode_node *in, const struct target *t)
 		if (t->fd >= 0)
 			err = fchmod(t->fd, perm);
 		else
-			err = fchmodat(t->dfd, t->name, perm, 0);
+			err = fchmodat(t->dfd, t->name, perm,
+				       AT_SYMLINK_NOFOLLOW);
 		if (err)
 			error("%s: %s", path, strerror(errno));
 	}
