@@ -294,6 +294,7 @@ static int write_back(void)
 int main(int argc, char **argv)
 {
 	uint64_t esize = 128 << 10, wsize = 2048;
+	const char *what;
 	int opt, done;
 
 	while ((opt = getopt(argc, argv, "e:m:h")) != -1) {
@@ -326,14 +327,14 @@ int main(int argc, char **argv)
 				  img + (uint64_t)eb * dev.erase_size,
 				  dev.erase_size))
 			return 2;
-	if (!strcmp(argv[optind + 1], "jtorn"))
+	what = argv[optind + 1];
+	if (!strcmp(what, "jtorn"))
 		done = damage_journal();
-	else if (!strncmp(argv[optind + 1], "short-", 6) ||
-	    !strcmp(argv[optind + 1], "symlen") ||
-	    !strcmp(argv[optind + 1], "far") || !strcmp(argv[optind + 1], "dag"))
-		done = damage_reader(argv[optind + 1]);
+	else if (!strncmp(what, "short-", 6) || !strcmp(what, "symlen") ||
+		 !strcmp(what, "far") || !strcmp(what, "dag"))
+		done = damage_reader(what);
 	else
-		done = damage(argv[optind + 1]);
+		done = damage(what);
 	if (!done) {
 		fprintf(stderr, "corrupt.sffs: nothing to damage for %s\n",
 			argv[optind + 1]);

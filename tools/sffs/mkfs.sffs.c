@@ -718,7 +718,7 @@ int main(int argc, char **argv)
 	 * from the one root would make of the same tree.
 	 */
 	if (root && geteuid())
-		fprintf(stderr, "mkfs.sffs: not root: trusted.* attributes cannot be read and are not copied\n");
+		fprintf(stderr, "mkfs.sffs: not root: trusted.* attributes not copied\n");
 	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
 		die("-j must be 2 to %d", SFFS_MAX_JOURNAL_BLOCKS);
 	if (image && optind == argc) {

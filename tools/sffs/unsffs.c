@@ -682,7 +682,8 @@ int main(int argc, char **argv)
 		xattrs(SFFS_ROOT_INO, dest, false, &t);
 		set_attrs(root, &t);
 	} else if (dest) {
-		fprintf(stderr, "unsffs: %s existed: its mode, owner, times and attributes are left as they were\n",
+		fprintf(stderr,
+			"unsffs: %s existed: its mode, owner and times are kept\n",
 			dest);
 	}
 	if (dfd >= 0)
