@@ -171,6 +171,21 @@ diff -r --no-dereference "$xt" "$work/out" 2>&1 | grep -v " while file .* is a "
 lines=$(wc -l <"$work/want")
 ok "$rc" "unsffs -x extracts the tree mkfs.sffs -r was given ($lines lines listed)"
 
+# each file is made and its attributes set relative to a descriptor of
+# its directory (or through its own), never by a path from DEST down
+# that a symlink swapped in could redirect
+if command -v strace >/dev/null; then
+	rc=0
+	calls=chmod,fchmod,fchmodat,chown,lchown,fchownat,utimensat,open,openat
+	strace -f -qq -o "$work/strace" -e trace=$calls,mkdir,mkdirat,mknodat \
+		"$bin/unsffs" -D -p -x "$work/sout" "$work/ximg" >/dev/null 2>&1 ||
+		rc=1
+	grep -E "(chmod|chown|utimensat|mkdir|mknod|open|openat)\((AT_FDCWD, )?\"$work/sout/" \
+		"$work/strace" | head -5 | sed 's/^/# /' | grep . && rc=1
+	grep -q "^[0-9]* fchmod([0-9]*, 04750)" "$work/strace" || rc=1
+	ok "$rc" "unsffs -x works relative to directory descriptors (strace)"
+fi
+
 # as another user: owners, device nodes and trusted.* are reported, the
 # rest is extracted; unsffs -l lists without extracting
 rc=0
