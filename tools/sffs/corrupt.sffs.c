@@ -31,6 +31,8 @@
  *   jtorn      a journal: the inode of "size1" with mode 0601 at the
  *              head, then a torn copy of it, then in the next journal
  *              block one with mode 0602, as replay.c applies it
+ *   jshort     a journal: that inode with mode 0601, the entry "size1"
+ *              cut to 48 bytes (checksums right), the inode with 0603
  *
  * Meant for a file system mkfs.sffs just made, where each node is the only
  * version of its key.  On an MTD device each erase block changed is erased
@@ -46,7 +48,7 @@
 #include <sys/stat.h>
 #include "sffs_tool.h"
 
-#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far|dag|jtorn\n"
+#define USAGE "usage: corrupt.sffs [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE nlink|unlinked|dangling|hash|escape|dirnames|space|longlink|short-inode|short-data|short-dentry|short-xattr|symlen|far|dag|jtorn|jshort\n"
 
 static struct sffs_dev dev;
 static uint8_t *img;
@@ -153,8 +155,11 @@ static void put_inode(const struct sffs_inode_node *in, uint64_t at,
 	touched[at / dev.erase_size] = 1;
 }
 
-/* A journal with a torn write in its first block, and more in the next */
-static int damage_journal(void)
+/*
+ * A journal with a torn write in its first block, and more in the next
+ * (jtorn), or with a node too short for its type between two others
+ */
+static int damage_journal(const char *what)
 {
 	struct sffs_checkpoint_node cp;
 	uint64_t a = find_name("size1"), off = 0, jhead, sq, next;
@@ -179,6 +184,14 @@ static int damage_journal(void)
 	sq = le64toh(cp.max_sqnum);
 	next = ALIGN8(jhead + sizeof(in));
 	put_inode(&in, jhead, 0601, sq + 1);
+	if (!strcmp(what, "jshort")) {
+		h = (void *)(img + next);
+		memcpy(h, img + a, sizeof(*h) + sizeof(struct sffs_key));
+		sffs_seal(h, SFFS_NODE_DENTRY, sizeof(*h) +
+			  sizeof(struct sffs_key), sq + 2, 0);
+		put_inode(&in, ALIGN8(next + le32toh(h->len)), 0603, sq + 3);
+		return 1;
+	}
 	put_inode(&in, next, 0603, sq + 2);
 	img[next + sizeof(in) - 1] ^= 1;	/* torn: its data CRC fails */
 	put_inode(&in, (uint64_t)le32toh(cp.journal_eb[1]) * dev.erase_size,
@@ -328,8 +341,8 @@ int main(int argc, char **argv)
 				  dev.erase_size))
 			return 2;
 	what = argv[optind + 1];
-	if (!strcmp(what, "jtorn"))
-		done = damage_journal();
+	if (!strcmp(what, "jtorn") || !strcmp(what, "jshort"))
+		done = damage_journal(what);
 	else if (!strncmp(what, "short-", 6) || !strcmp(what, "symlen") ||
 		 !strcmp(what, "far") || !strcmp(what, "dag"))
 		done = damage_reader(what);

@@ -112,8 +112,8 @@ uint32_t sffs_node_min_len(unsigned int type)
 
 /*
  * 0 if the lengths and counts inside node @node of @len bytes, at least
- * sffs_node_min_len() of its type, agree with @len; -1 if not.  The
- * kernel's payload checks, for the types the tools read field by field.
+ * sffs_node_min_len() of its type, agree with @len; -1 if not: the
+ * kernel's payload checks (sffs_node_check()).
  */
 int sffs_node_check_payload(const void *node, uint32_t len)
 {
@@ -125,13 +125,15 @@ int sffs_node_check_payload(const void *node, uint32_t len)
 		uint32_t dlen = le16toh(in->data_len);
 
 		return sizeof(*in) + dlen != len ||
-		       dlen > SFFS_MAX_SYMLINK_LEN ? -1 : 0;
+		       dlen > SFFS_MAX_SYMLINK_LEN ||
+		       in->compr >= SFFS_COMPR_TYPES ? -1 : 0;
 	}
 	case SFFS_NODE_DATA: {
 		const struct sffs_data_node *dn = node;
 		uint32_t size = le32toh(dn->size);
 
 		return !size || size > SFFS_BLOCK_SIZE ||
+		       dn->compr >= SFFS_COMPR_TYPES ||
 		       len - sizeof(*dn) > SFFS_BLOCK_SIZE ||
 		       (dn->compr == SFFS_COMPR_NONE &&
 			len - sizeof(*dn) != size) ? -1 : 0;
@@ -160,7 +162,38 @@ int sffs_node_check_payload(const void *node, uint32_t len)
 		       sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
 		       -1 : 0;
 	}
+	case SFFS_NODE_ORPHAN:
+		return sffs_orphan_ino(node, len) ? 0 : -1;
+	case SFFS_NODE_EBT: {
+		const struct sffs_ebt_node *en = node;
+		uint32_t cnt = le32toh(en->count);
+
+		return !cnt || cnt > SFFS_EBT_RECS ||
+		       le32toh(en->first) % SFFS_EBT_RECS ||
+		       sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len ?
+		       -1 : 0;
 	}
+	}
+	return 0;
+}
+
+/*
+ * As sffs_check(), and -1 too when the node is shorter than its type
+ * needs, of a type the format does not have, or its payload's lengths
+ * are wrong: all a mount's replay takes for a torn write.
+ */
+static int check_whole(const void *node, size_t avail)
+{
+	const struct sffs_node_hdr *h = node;
+	int c = sffs_check(node, avail);
+	uint32_t min;
+
+	if (c)
+		return c;
+	min = sffs_node_min_len(h->type);
+	if (!min || le32toh(h->len) < min ||
+	    sffs_node_check_payload(node, le32toh(h->len)))
+		return -1;
 	return 0;
 }
 
@@ -651,14 +684,14 @@ int sffs_replay_journal(struct sffs_dev *d,
 		ngroup = 0;
 		while (off + sizeof(struct sffs_node_hdr) <= d->erase_size) {
 			struct sffs_node_hdr *h = (void *)(blk + off);
-			int c = sffs_check(h, d->erase_size - off);
+			int c = check_whole(h, d->erase_size - off);
 			uint32_t q;
 
 			if (c == 1) {
 				/* the erased rest of a unit: a node may follow */
 				q = (off / unit + 1) * unit;
 				if (q + sizeof(*h) <= d->erase_size &&
-				    !sffs_check(blk + q, d->erase_size - q)) {
+				    !check_whole(blk + q, d->erase_size - q)) {
 					off = q;
 					continue;
 				}
