@@ -180,6 +180,19 @@ static void leaves_room(void)
 	}
 }
 
+/*
+ * A key a repair is about to use, without a node yet.  Out of memory ends
+ * the run, as for every other allocation here: a key missing would let
+ * the next repair take the same name.
+ */
+static void leaf_set(uint64_t ino, uint64_t tv)
+{
+	if (sffs_leaf_set(&lv, ino, tv, 0, 0)) {
+		perror("fsck.sffs");
+		exit(8);
+	}
+}
+
 static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 {
 	unsigned int ktype = tv >> SFFS_KEY_TYPE_SHIFT;
@@ -650,7 +663,7 @@ static uint64_t plan_lost_found(struct ino *root)
 		plan(in, new_dentry(SFFS_ROOT_INO, tv, lf, ino, 4), NULL);
 		root->ksubdirs++;
 		/* its names go in before the index has them: count them here */
-		sffs_leaf_set(&lv, SFFS_ROOT_INO, tv, 0, 0);
+		leaf_set(SFFS_ROOT_INO, tv);
 	}
 	for (i = 0; i < ninos; i++) {
 		struct ino *n = &inos[i];
@@ -663,7 +676,7 @@ static uint64_t plan_lost_found(struct ino *root)
 			continue;
 		plan(new_dentry(ino, tv, name, n->ino, dt_of(n->mode)), NULL,
 		     NULL);
-		sffs_leaf_set(&lv, ino, tv, 0, 0);
+		leaf_set(ino, tv);
 		n->knames = 1;
 		printf("repair: inode %llu goes to /lost+found/%s\n",
 		       ULL(n->ino), name);

@@ -46,6 +46,10 @@ static size_t nbr, cap_br;
 static uint64_t sqnum, used_bytes, next_ino = SFFS_FIRST_INO;
 static uint32_t cur_eb, cur_off, first_main;
 static bool cur_valid, squash, quiet;
+/* -X: prefixes of the attribute names not copied */
+#define MAX_XATTR_SKIP	16
+static const char *xattr_skip[MAX_XATTR_SKIP];
+static unsigned int nxattr_skip;
 /* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
 static bool long_links;
 static uint8_t compr = SFFS_COMPR_LZO;
@@ -185,6 +189,15 @@ static bool xattr_kept(const char *name)
 	       !strncmp(name, "security.", 9);
 }
 
+/* Left out with -X: not named, as asked for */
+static bool xattr_excluded(const char *name)
+{
+	for (unsigned int i = 0; i < nxattr_skip; i++)
+		if (!strncmp(name, xattr_skip[i], strlen(xattr_skip[i])))
+			return true;
+	return false;
+}
+
 /*
  * The extended attributes of @path in key order, as the kernel files
  * them; trusted.* is only listed to root.  Return how many there are.
@@ -212,6 +225,8 @@ static size_t read_xattrs(const char *path, struct xattr **out)
 	for (char *p = names; p < names + size; p += strlen(p) + 1) {
 		ssize_t len;
 
+		if (xattr_excluded(p))
+			continue;
 		if (!xattr_kept(p)) {
 			fprintf(stderr, "mkfs.sffs: %s: attribute %s not copied\n",
 				path, p);
@@ -617,9 +632,12 @@ static void print_usage(int code)
 		"  -x COMPR   compression of new data: none, lzo (default), zstd\n"
 		"  -j N       journal erase blocks, 2 to %d (default 8)\n"
 		"  -F N       index fan-out, %d to %d\n"
+		"  -X PREFIX  attributes whose names begin with PREFIX are not\n"
+		"             copied (e.g. -X security.selinux); up to 16\n"
 		"  -q         quiet\n"
 		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
-		"it: the same tree gives the same image.\n",
+		"it: the same tree gives the same image, made with the same\n"
+		"privileges (trusted.* attributes are only read by root).\n",
 		SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT, SFFS_MAX_FANOUT);
 	exit(code);
 }
@@ -639,7 +657,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	read_epoch();
-	while ((opt = getopt(argc, argv, "r:Uu:x:j:F:o:e:m:c:qh")) != -1) {
+	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:qh")) != -1) {
 		switch (opt) {
 		case 'r':
 			root = optarg;
@@ -660,6 +678,11 @@ int main(int argc, char **argv)
 				compr = SFFS_COMPR_ZSTD;
 			else
 				die("unknown compression %s", optarg);
+			break;
+		case 'X':
+			if (nxattr_skip == MAX_XATTR_SKIP)
+				die("more than %d -X", MAX_XATTR_SKIP);
+			xattr_skip[nxattr_skip++] = optarg;
 			break;
 		case 'j':
 			jcnt = atoi(optarg);
@@ -689,6 +712,13 @@ int main(int argc, char **argv)
 			print_usage(1);
 		}
 	}
+	/*
+	 * The kernel lists trusted.* to CAP_SYS_ADMIN only, so another user's
+	 * image silently lacks them: say so, once, as the image differs
+	 * from the one root would make of the same tree.
+	 */
+	if (root && geteuid())
+		fprintf(stderr, "mkfs.sffs: not root: trusted.* attributes not copied\n");
 	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
 		die("-j must be 2 to %d", SFFS_MAX_JOURNAL_BLOCKS);
 	if (image && optind == argc) {

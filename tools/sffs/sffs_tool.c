@@ -78,6 +78,126 @@ int sffs_check(const void *node, size_t avail)
 }
 
 /*
+ * The smallest length of a node of @type, header included, or 0 for a type
+ * the format does not have: what fs/sffs/node.c checks before any field
+ * of the payload is read, so that no field is read past the node.
+ */
+uint32_t sffs_node_min_len(unsigned int type)
+{
+	switch (type) {
+	case SFFS_NODE_PAD:
+		return sizeof(struct sffs_node_hdr);
+	case SFFS_NODE_CHECKPOINT:
+		return sizeof(struct sffs_checkpoint_node);
+	case SFFS_NODE_INODE:
+		return sizeof(struct sffs_inode_node);
+	case SFFS_NODE_DATA:
+		return sizeof(struct sffs_data_node) + 1;
+	case SFFS_NODE_DENTRY:
+		return sizeof(struct sffs_dentry_node) + 1;
+	case SFFS_NODE_XATTR:
+		return sizeof(struct sffs_xattr_node) + 1;
+	case SFFS_NODE_TRUNC:
+		return sizeof(struct sffs_trunc_node);
+	case SFFS_NODE_ORPHAN:
+		return sizeof(struct sffs_orphan_node);
+	case SFFS_NODE_INDEX:
+		return sizeof(struct sffs_index_node) +
+		       sizeof(struct sffs_branch);
+	case SFFS_NODE_EBT:
+		return sizeof(struct sffs_ebt_node);
+	}
+	return 0;
+}
+
+/*
+ * 0 if the lengths and counts inside node @node of @len bytes, at least
+ * sffs_node_min_len() of its type, agree with @len; -1 if not: the
+ * kernel's payload checks (sffs_node_check()).
+ */
+int sffs_node_check_payload(const void *node, uint32_t len)
+{
+	const struct sffs_node_hdr *h = node;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE: {
+		const struct sffs_inode_node *in = node;
+		uint32_t dlen = le16toh(in->data_len);
+
+		return sizeof(*in) + dlen != len ||
+		       dlen > SFFS_MAX_SYMLINK_LEN ||
+		       in->compr >= SFFS_COMPR_TYPES ? -1 : 0;
+	}
+	case SFFS_NODE_DATA: {
+		const struct sffs_data_node *dn = node;
+		uint32_t size = le32toh(dn->size);
+
+		return !size || size > SFFS_BLOCK_SIZE ||
+		       dn->compr >= SFFS_COMPR_TYPES ||
+		       len - sizeof(*dn) > SFFS_BLOCK_SIZE ||
+		       (dn->compr == SFFS_COMPR_NONE &&
+			len - sizeof(*dn) != size) ? -1 : 0;
+	}
+	case SFFS_NODE_DENTRY: {
+		const struct sffs_dentry_node *de = node;
+		uint32_t nlen = le16toh(de->name_len);
+
+		return !nlen || nlen > SFFS_MAX_NAME_LEN ||
+		       sizeof(*de) + nlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_XATTR: {
+		const struct sffs_xattr_node *xn = node;
+		uint32_t nlen = le16toh(xn->name_len);
+		uint32_t vlen = le16toh(xn->value_len);
+
+		return !nlen || nlen > SFFS_MAX_XATTR_NAME ||
+		       vlen > SFFS_MAX_XATTR_VALUE ||
+		       sizeof(*xn) + nlen + vlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_INDEX: {
+		const struct sffs_index_node *ix = node;
+		uint32_t cnt = le16toh(ix->count);
+
+		return !cnt || cnt > SFFS_MAX_FANOUT ||
+		       sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
+		       -1 : 0;
+	}
+	case SFFS_NODE_ORPHAN:
+		return sffs_orphan_ino(node, len) ? 0 : -1;
+	case SFFS_NODE_EBT: {
+		const struct sffs_ebt_node *en = node;
+		uint32_t cnt = le32toh(en->count);
+
+		return !cnt || cnt > SFFS_EBT_RECS ||
+		       le32toh(en->first) % SFFS_EBT_RECS ||
+		       sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len ?
+		       -1 : 0;
+	}
+	}
+	return 0;
+}
+
+/*
+ * As sffs_check(), and -1 too when the node is shorter than its type
+ * needs, of a type the format does not have, or its payload's lengths
+ * are wrong: all a mount's replay takes for a torn write.
+ */
+static int check_whole(const void *node, size_t avail)
+{
+	const struct sffs_node_hdr *h = node;
+	int c = sffs_check(node, avail);
+	uint32_t min;
+
+	if (c)
+		return c;
+	min = sffs_node_min_len(h->type);
+	if (!min || le32toh(h->len) < min ||
+	    sffs_node_check_payload(node, le32toh(h->len)))
+		return -1;
+	return 0;
+}
+
+/*
  * The inode number of an orphan record, as the kernel checks it, or 0 if
  * the record is invalid: a record of the root or of the table would have
  * the kernel delete them.
@@ -229,7 +349,8 @@ int sffs_dev_close(struct sffs_dev *d, const char *path)
 
 int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(buf, d->image + addr, len);
@@ -241,7 +362,8 @@ int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 		   size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(d->image + addr, buf, len);
@@ -529,7 +651,9 @@ static int apply_node(struct sffs_leaves *l, const void *node, uint64_t addr,
  * The nodes written after the checkpoint @cp, applied to the leaves @l of
  * its index (sorted here) as the next mount replays them (replay.c):
  * whole operations only, in order of their sequence numbers, up to the
- * first torn or old node of a block.  -1 when out of memory.
+ * first torn or old node of a block.  As there, a torn node ends its
+ * block, not the replay: the next journal block is read too, and ends it
+ * only when it has no newer node.  -1 when out of memory.
  */
 int sffs_replay_journal(struct sffs_dev *d,
 			const struct sffs_checkpoint_node *cp,
@@ -549,7 +673,7 @@ int sffs_replay_journal(struct sffs_dev *d,
 	qsort(l->v, l->n, sizeof(*l->v), cmp_key);
 	*r = (struct sffs_replay){ .next_ino = le64toh(cp->next_ino) };
 	for (unsigned int i = 0; i < jcnt && i < SFFS_MAX_JOURNAL_BLOCKS &&
-	     !r->torn && !err; i++) {
+	     !err; i++) {
 		uint32_t eb = le32toh(cp->journal_eb[i]), off, n = 0;
 		uint64_t base = (uint64_t)eb * d->erase_size;
 
@@ -560,14 +684,14 @@ int sffs_replay_journal(struct sffs_dev *d,
 		ngroup = 0;
 		while (off + sizeof(struct sffs_node_hdr) <= d->erase_size) {
 			struct sffs_node_hdr *h = (void *)(blk + off);
-			int c = sffs_check(h, d->erase_size - off);
+			int c = check_whole(h, d->erase_size - off);
 			uint32_t q;
 
 			if (c == 1) {
 				/* the erased rest of a unit: a node may follow */
 				q = (off / unit + 1) * unit;
 				if (q + sizeof(*h) <= d->erase_size &&
-				    !sffs_check(blk + q, d->erase_size - q)) {
+				    !check_whole(blk + q, d->erase_size - q)) {
 					off = q;
 					continue;
 				}

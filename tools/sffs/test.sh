@@ -159,7 +159,7 @@ chmod 1777 "$xt/dir/sub"
 listing "$xt" >"$work/want"
 rc=0
 "$bin/mkfs.sffs" -q -o "$work/ximg" -e 128K -m 2K -c 16M -r "$xt" || rc=1
-"$bin/unsffs" -x "$work/out" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
+"$bin/unsffs" -D -p -x "$work/out" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
 listing "$work/out" >"$work/got"
 diff -u "$work/want" "$work/got" | head -20 | sed 's/^/# /' | cut -c1-200
 cmp -s "$work/want" "$work/got" || rc=1
@@ -171,6 +171,21 @@ diff -r --no-dereference "$xt" "$work/out" 2>&1 | grep -v " while file .* is a "
 lines=$(wc -l <"$work/want")
 ok "$rc" "unsffs -x extracts the tree mkfs.sffs -r was given ($lines lines listed)"
 
+# each file is made and its attributes set relative to a descriptor of
+# its directory (or through its own), never by a path from DEST down
+# that a symlink swapped in could redirect
+if command -v strace >/dev/null; then
+	rc=0
+	calls=chmod,fchmod,fchmodat,chown,lchown,fchownat,utimensat,open,openat
+	strace -f -qq -o "$work/strace" -e trace=$calls,mkdir,mkdirat,mknodat \
+		"$bin/unsffs" -D -p -x "$work/sout" "$work/ximg" >/dev/null 2>&1 ||
+		rc=1
+	grep -E "(chmod|chown|utimensat|mkdir|mknod|open|openat)\((AT_FDCWD, )?\"$work/sout/" \
+		"$work/strace" | head -5 | sed 's/^/# /' | grep . && rc=1
+	grep -q "^[0-9]* fchmod([0-9]*, 04750)" "$work/strace" || rc=1
+	ok "$rc" "unsffs -x works relative to directory descriptors (strace)"
+fi
+
 # as another user: owners, device nodes and trusted.* are reported, the
 # rest is extracted; unsffs -l lists without extracting
 rc=0
@@ -178,7 +193,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$work"
 	mkdir "$work/user" && chown nobody "$work/user"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$bin/unsffs" -x "$work/user/out" "$work/ximg" >"$work/unsffs" 2>&1 ||
+		"$bin/unsffs" -D -p -x "$work/user/out" "$work/ximg" >"$work/unsffs" 2>&1 ||
 		rc=1
 	grep -q "^unsffs: not root: the owners of [0-9]* files not set$" \
 		"$work/unsffs" || rc=1
@@ -199,6 +214,52 @@ grep -q "^l0777 .* 4095 2020-09-13 12:26:40 /dir/longlink -> x*$" "$work/list" |
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/list" | cut -c1-200
 ok "$rc" "unsffs as another user reports what it could not set; unsffs -l lists"
 
+# an image is not trusted: without -D no device node, without -p no
+# set-user-ID bit and no security.* or trusted.* attribute, each said;
+# a DIR that was there keeps its mode (the sticky bit of a /tmp) and owner
+rc=0
+mkdir "$work/np" && chmod 1777 "$work/np"
+owner=$(stat -c %u:%g "$work/np")
+"$bin/unsffs" -x "$work/np" "$work/ximg" >"$work/unsffs" 2>&1 || rc=1
+[ "$(stat -c %a "$work/np")" = 1777 ] || rc=1
+[ "$(stat -c %u:%g "$work/np")" = "$owner" ] || rc=1
+grep -q "^unsffs: $work/np existed: its mode, owner and times are kept$" \
+	"$work/unsffs" || rc=1
+[ "$(stat -c %a "$work/np/size1")" = 750 ] || rc=1
+grep -q "^unsffs: 1 set-user-ID or set-group-ID bits not set (no -p)$" \
+	"$work/unsffs" || rc=1
+if [ "$(id -u)" = 0 ]; then
+	[ -e "$work/np/null" ] && rc=1
+	grep -q "^unsffs: 2 device nodes not made (no -D)$" "$work/unsffs" ||
+		rc=1
+	getfattr -h -n trusted.t "$work/np/symlink" >/dev/null 2>&1 && rc=1
+	grep -q "^unsffs: 2 security.\* or trusted.\* attributes not set (no -p)$" \
+		"$work/unsffs" || rc=1
+fi
+cmp -s "$work/out/dir/sub/file" "$work/np/dir/sub/file" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs"
+ok "$rc" "unsffs without -D and -p leaves out devices and privileges; DIR kept"
+
+# trusted.* is only listed to root: mkfs.sffs as another user says so,
+# once; -X leaves out the attributes of a prefix
+rc=0
+"$bin/mkfs.sffs" -q -o "$work/ximg2" -e 128K -m 2K -c 16M -X user.col \
+	-X user.lo -r "$t" 2>"$work/mkfs" || rc=1
+"$bin/dump.sffs" -l "$work/ximg2" >"$work/dump2" || rc=1
+grep -q "^xattrs: $((nxattr - 2))$" "$work/dump2" || rc=1
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	! grep -q "not root" "$work/mkfs" || rc=1
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$bin/mkfs.sffs" -q -o "$work/user/img" -e 128K -m 2K -c 16M \
+		-r "$t" 2>"$work/mkfs" || rc=1
+	msg="^mkfs.sffs: not root: trusted.\* attributes not copied$"
+	[ "$(grep -c "$msg" "$work/mkfs")" = 1 ] || rc=1
+	"$bin/dump.sffs" -l "$work/user/img" >"$work/dump2" || rc=1
+	grep -q "^xattrs: $((nxattr - 1))$" "$work/dump2" || rc=1
+fi
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/mkfs"
+ok "$rc" "mkfs.sffs as another user says trusted.* is not copied; -X"
+
 # a name that would lead out of the directory extracted to is refused,
 # and the rest extracted
 rc=0
@@ -211,6 +272,59 @@ grep -q "^unsffs: $work/esc/a/b/out: bad name in directory 2$" "$work/unsffs" ||
 [ -z "$(find "$work/esc" -maxdepth 2 -type f)" ] || rc=1
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs"
 ok "$rc" "unsffs refuses a name that leads out of its directory"
+
+# nodes too short for their type, a length inside one too long, an
+# address that wraps, all with right checksums: unsffs refuses each node
+# with a clear error and exits with 1, reading nothing past what it read
+# (under valgrind when there is one)
+vg=
+command -v valgrind >/dev/null && vg="valgrind -q --error-exitcode=99"
+"$bin/mkfs.sffs" -q -o "$work/cimg0" -e 128K -m 2K -c 16M -r "$t" || rc=1
+for what in short-inode short-data short-dentry short-xattr symlen far dag; do
+	rc=0
+	cp "$work/cimg0" "$work/cimg"
+	"$bin/corrupt.sffs" "$work/cimg" "$what" || rc=1
+	rm -rf "$work/cout"
+	$vg "$bin/unsffs" -l -x "$work/cout" "$work/cimg" >"$work/unsffs" 2>&1
+	st=$?
+	[ "$st" -eq 1 ] || rc=1
+	if [ "$what" = dag ]; then
+		grep -q "^unsffs: index node at [0-9]*: keys out of order$" \
+			"$work/unsffs" || rc=1
+	else
+		grep -q "^unsffs: bad node at [0-9]*" "$work/unsffs" || rc=1
+		[ -e "$work/cout/dir/sub/file" ] || rc=1
+	fi
+	[ "$rc" -eq 0 ] || {
+		echo "# exit status $st"
+		sed 's/^/# /' "$work/unsffs" | cut -c1-200 | tail -20
+	}
+	ok "$rc" "unsffs refuses a crafted node: $what${vg:+ (valgrind)}"
+done
+
+# replay goes on after a torn write, to the next journal block, as the
+# kernel's replay.c does: the inode written there wins
+rc=0
+cp "$work/cimg0" "$work/cimg"
+"$bin/corrupt.sffs" "$work/cimg" jtorn || rc=1
+"$bin/unsffs" -l "$work/cimg" >"$work/list" 2>"$work/unsffs" || rc=1
+grep -q "^-0602 .* /size1$" "$work/list" || rc=1
+grep -q "^unsffs: 2 journal nodes applied, the last write torn$" \
+	"$work/unsffs" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs" "$work/list" | grep -v many/
+ok "$rc" "unsffs replays the journal block after a torn write"
+
+# a journal node too short for its type is a torn write to replay, as
+# sffs_node_check() makes it to the kernel: what follows is not applied
+rc=0
+cp "$work/cimg0" "$work/cimg"
+"$bin/corrupt.sffs" "$work/cimg" jshort || rc=1
+$vg "$bin/unsffs" -l "$work/cimg" >"$work/list" 2>"$work/unsffs" || rc=1
+grep -q "^-0601 .* /size1$" "$work/list" || rc=1
+grep -q "^unsffs: 1 journal nodes applied, the last write torn$" \
+	"$work/unsffs" || rc=1
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$work/unsffs" "$work/list" | grep -v many/
+ok "$rc" "unsffs takes a journal node too short for its type for a torn write"
 
 # a symlink target of PATH_MAX - 1 bytes is kept whole, and only a tree
 # with a target longer than 3840 bytes turns on the incompatible feature

@@ -2,7 +2,8 @@
 /*
  * unsffs: list or extract the files of an SFFS image or MTD dump.
  *
- *   unsffs [-l] [-x DIR] [-v] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE
+ *   unsffs [-l] [-x DIR] [-D] [-p] [-v] [-e ERASESIZE -m WRITESIZE]
+ *          DEVICE_OR_IMAGE
  *
  * The files are read as the next mount would see them: the index the
  * newest checkpoint names, with the journal written since applied to it
@@ -12,14 +13,21 @@
  * tool was built with them.
  *
  * Extraction writes regular files, directories, symlinks (to
- * SFFS_MAX_SYMLINK_LEN bytes), hard links, device nodes, fifos and
- * sockets, with their modes, access and modification times and extended
- * attributes; owners too when run as root.  What the host does not let
- * it set (owners, device nodes, trusted.* as another user; user.* on a
- * symlink) is counted and reported, not an error.  Names are checked
- * before they are used: no "/", ".", ".." or NUL, and a directory is
- * entered only if this tool made it, so an image cannot write outside
- * DIR.  The exit status is 0 when every file was extracted, 1 otherwise.
+ * SFFS_MAX_SYMLINK_LEN bytes), hard links, fifos and sockets, with their
+ * modes, access and modification times and extended attributes; owners
+ * too when run as root.  An image is not trusted: as GNU tar does, device
+ * nodes are made only with -D, and set-user-ID and set-group-ID bits,
+ * security.* and trusted.* attributes are set only with -p.  What was
+ * skipped, and what the host does not let it set (owners, device nodes,
+ * trusted.* as another user; user.* on a symlink), is counted and
+ * reported, not an error.  Names are checked before they are used: no
+ * "/", ".", ".." or NUL; each file is made relative to its directory's
+ * descriptor, a directory opened O_NOFOLLOW only if this tool made it, and
+ * a regular file's attributes are set through its O_EXCL descriptor, so
+ * an image cannot write outside DIR and a symlink swapped in meanwhile
+ * redirects nothing.  DIR itself gets the attributes of the image's root
+ * only when this tool made it.  The exit status is 0 when every file was
+ * extracted, 1 otherwise.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -45,20 +53,29 @@
 #include "sffs_tool.h"
 
 #define USAGE \
-	"usage: unsffs [-l] [-x DIR] [-v] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n" \
+	"usage: unsffs [-l] [-x DIR] [-D] [-p] [-v] [-e ERASESIZE -m WRITESIZE]\n" \
+	"              DEVICE_OR_IMAGE\n" \
 	"  -l         list the files: type and mode, owner, size, time, path\n" \
-	"  -x DIR     extract the files into DIR (made if missing); files\n" \
-	"             already there are not overwritten\n" \
+	"  -x DIR     extract the files into DIR (made if missing, and then\n" \
+	"             given the mode, owner and times of the image's root);\n" \
+	"             files already there are not overwritten\n" \
+	"  -D         make device nodes too\n" \
+	"  -p         set privileged bits and attributes too: set-user-ID and\n" \
+	"             set-group-ID, security.* and trusted.* attributes\n" \
 	"  -v         name each file not extracted whole\n" \
 	"  -e, -m     erase and write size of an image (default 128K, 2K)\n"
 
 static struct sffs_dev dev;
 static struct sffs_leaves lv;
-static bool verbose, do_list, is_root;
+static bool verbose, do_list, is_root, make_dev, privileged;
 static const char *dest;
 static unsigned long errors, files;
 /* what the host did not let us set: counted, not errors */
 static unsigned long no_owner, no_dev, no_xattr;
+/* what an image may not set without -D or -p: counted, not errors */
+static unsigned long skip_dev, skip_suid, skip_xattr;
+/* index nodes walked; a DAG would have the walk go on and on */
+static unsigned long walked;
 /* inodes written, for hard links and to enter each directory once */
 static struct seen {
 	uint64_t ino;
@@ -79,14 +96,29 @@ static void error(const char *fmt, ...)
 	errors++;
 }
 
+/*
+ * The node of @type at @addr, @len bytes as the index says, checked as the
+ * kernel checks it: long enough for every field of its type, the lengths
+ * and counts inside agreeing with @len.  NULL, said, if not.
+ */
 static void *read_node(uint64_t addr, uint32_t len, unsigned int type)
 {
-	uint8_t *buf = len ? malloc(len) : NULL;
+	uint8_t *buf;
 
-	if (!buf || len > dev.erase_size || sffs_dev_read(&dev, addr, buf, len) ||
-	    sffs_check(buf, len) ||
+	if (len < sffs_node_min_len(type) || len > dev.erase_size) {
+		error("bad node at %llu: length %u for type %u",
+		      (unsigned long long)addr, len, type);
+		return NULL;
+	}
+	buf = malloc(len);
+	if (!buf) {
+		error("out of memory");
+		return NULL;
+	}
+	if (sffs_dev_read(&dev, addr, buf, len) || sffs_check(buf, len) ||
 	    le32toh(((struct sffs_node_hdr *)buf)->len) != len ||
-	    ((struct sffs_node_hdr *)buf)->type != type) {
+	    ((struct sffs_node_hdr *)buf)->type != type ||
+	    sffs_node_check_payload(buf, len)) {
 		error("bad node at %llu, length %u", (unsigned long long)addr,
 		      len);
 		free(buf);
@@ -114,9 +146,27 @@ static int walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 		struct sffs_branch *b = &ix->branch[i];
 
 		if (level) {
+			/* no index has more nodes than the device holds */
+			if (++walked > dev.size / sffs_node_min_len(SFFS_NODE_INDEX)) {
+				error("index larger than the device");
+				err = -1;
+				break;
+			}
 			err = walk(le64toh(b->addr), le32toh(b->len), level - 1,
 				   fanout);
 			continue;
+		}
+		/*
+		 * Keys rise strictly, as lookups need: a node reached twice
+		 * (an index shaped as a DAG) repeats keys and stops here.
+		 */
+		if (lv.n && (lv.v[lv.n - 1].ino > le64toh(b->key.ino) ||
+			     (lv.v[lv.n - 1].ino == le64toh(b->key.ino) &&
+			      lv.v[lv.n - 1].tv >= le64toh(b->key.tv)))) {
+			error("index node at %llu: keys out of order",
+			      (unsigned long long)addr);
+			err = -1;
+			break;
 		}
 		err = sffs_leaves_room(&lv);
 		if (!err)
@@ -229,8 +279,29 @@ static void write_data(uint64_t ino, uint64_t size, const char *path, int fd)
 		error("%s: %s", path, strerror(errno));
 }
 
-/* List (@print) or set (@set) the extended attributes of inode @ino */
-static void xattrs(uint64_t ino, const char *path, bool print, bool set)
+/*
+ * Where the attributes of a file go: through @fd, its own descriptor, for
+ * regular files and directories; else by @name in the directory @dfd,
+ * never following a symlink where the call can say so.  @path names the
+ * file in messages, and for lsetxattr(), which has no *at() form.
+ */
+struct target {
+	int fd, dfd;
+	const char *name, *path;
+};
+
+/* What an image may set only with -p */
+static bool privileged_xattr(const char *name)
+{
+	return !strncmp(name, "security.", 9) || !strncmp(name, "trusted.", 8);
+}
+
+/*
+ * List (@print) the extended attributes of inode @ino, or set them on @t
+ * (when not NULL)
+ */
+static void xattrs(uint64_t ino, const char *path, bool print,
+		   const struct target *t)
 {
 	size_t i = sffs_leaf_pos(&lv, ino, sffs_tv(SFFS_KEY_XATTR, 0));
 	uint64_t end = sffs_tv(SFFS_KEY_XATTR + 1, 0);
@@ -240,22 +311,33 @@ static void xattrs(uint64_t ino, const char *path, bool print, bool set)
 						       SFFS_NODE_XATTR);
 		uint16_t nlen, vlen;
 		char name[SFFS_MAX_XATTR_NAME + 1];
+		int err;
 
 		if (!xn)
 			continue;
 		nlen = le16toh(xn->name_len);
 		vlen = le16toh(xn->value_len);
-		if (!nlen || nlen > SFFS_MAX_XATTR_NAME ||
-		    sizeof(*xn) + nlen + vlen != lv.v[i].len) {
-			error("%s: bad attribute node", path);
-			free(xn);
-			continue;
-		}
 		memcpy(name, xn->data, nlen);
 		name[nlen] = 0;
 		if (print)
 			printf("  xattr %s (%u bytes)\n", name, vlen);
-		if (set && lsetxattr(path, name, xn->data + nlen, vlen, 0)) {
+		if (!t) {
+			free(xn);
+			continue;
+		}
+		if (!privileged && privileged_xattr(name)) {
+			skip_xattr++;
+			if (verbose)
+				fprintf(stderr, "unsffs: %s: %s not set (no -p)\n",
+					path, name);
+			free(xn);
+			continue;
+		}
+		if (t->fd >= 0)
+			err = fsetxattr(t->fd, name, xn->data + nlen, vlen, 0);
+		else
+			err = lsetxattr(path, name, xn->data + nlen, vlen, 0);
+		if (err) {
 			/* trusted.* needs root, user.* a regular file or dir */
 			if (errno == EPERM || errno == ENOTSUP) {
 				no_xattr++;
@@ -277,25 +359,52 @@ static void put_time(struct timespec *t, const struct sffs_timestamp *s)
 }
 
 /* Owner, mode and times, in that order: chown() clears set-user-ID */
-static void set_attrs(const struct sffs_inode_node *in, const char *path)
+static void set_attrs(const struct sffs_inode_node *in, const struct target *t)
 {
-	uint32_t mode = le32toh(in->mode);
+	uint32_t mode = le32toh(in->mode), perm = mode & 07777;
+	uint32_t uid = le32toh(in->uid), gid = le32toh(in->gid);
+	const char *path = t->path;
 	struct timespec ts[2];
+	int err;
 
+	/* on a directory set-group-ID only passes its group on */
+	if (!privileged && !S_ISDIR(mode) && perm & (S_ISUID | S_ISGID)) {
+		skip_suid++;
+		if (verbose)
+			fprintf(stderr, "unsffs: %s: mode %04o set as %04o (no -p)\n",
+				path, perm, perm & ~(S_ISUID | S_ISGID));
+		perm &= ~(S_ISUID | S_ISGID);
+	}
 	if (is_root) {
-		if (lchown(path, le32toh(in->uid), le32toh(in->gid)))
+		if (t->fd >= 0)
+			err = fchown(t->fd, uid, gid);
+		else
+			err = fchownat(t->dfd, t->name, uid, gid,
+				       AT_SYMLINK_NOFOLLOW);
+		if (err)
 			error("%s: %s", path, strerror(errno));
-	} else if (le32toh(in->uid) != getuid() || le32toh(in->gid) != getgid()) {
+	} else if (uid != getuid() || gid != getgid()) {
 		no_owner++;
 		if (verbose)
 			fprintf(stderr, "unsffs: %s: owner %u:%u not set\n",
-				path, le32toh(in->uid), le32toh(in->gid));
+				path, uid, gid);
 	}
-	if (!S_ISLNK(mode) && chmod(path, mode & 07777))
-		error("%s: %s", path, strerror(errno));
+	if (!S_ISLNK(mode)) {
+		if (t->fd >= 0)
+			err = fchmod(t->fd, perm);
+		else
+			err = fchmodat(t->dfd, t->name, perm,
+				       AT_SYMLINK_NOFOLLOW);
+		if (err)
+			error("%s: %s", path, strerror(errno));
+	}
 	put_time(&ts[0], &in->atime);
 	put_time(&ts[1], &in->mtime);
-	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW))
+	if (t->fd >= 0)
+		err = futimens(t->fd, ts);
+	else
+		err = utimensat(t->dfd, t->name, ts, AT_SYMLINK_NOFOLLOW);
+	if (err)
 		error("%s: %s", path, strerror(errno));
 }
 
@@ -328,15 +437,20 @@ static bool name_ok(const uint8_t *name, size_t len)
 	       !(len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-static void extract_dir(uint64_t dir, const char *prefix, int depth);
+static void extract_dir(uint64_t dir, int dfd, const char *prefix, int depth);
 
-static void extract_one(uint64_t ino, const char *path, int depth)
+/*
+ * Inode @ino, named @name in the directory @dfd (-1 when listing), @path
+ * in messages
+ */
+static void extract_one(uint64_t ino, int dfd, const char *name,
+			const char *path, int depth)
 {
 	struct sffs_inode_node *in = lookup(ino, 0, SFFS_NODE_INODE);
 	struct seen *s = find_seen(ino);
+	struct target t = { -1, dfd, name, path };
 	uint32_t mode, len;
 	bool made = true;
-	int fd;
 
 	if (!in) {
 		error("%s: inode %llu is missing", path, (unsigned long long)ino);
@@ -345,7 +459,7 @@ static void extract_one(uint64_t ino, const char *path, int depth)
 	mode = le32toh(in->mode);
 	if (do_list) {
 		list_line(in, path);
-		xattrs(ino, path, true, false);
+		xattrs(ino, path, true, NULL);
 	}
 	files++;
 	if (s && S_ISDIR(mode)) {
@@ -354,7 +468,7 @@ static void extract_one(uint64_t ino, const char *path, int depth)
 		goto out;
 	}
 	if (s) {
-		if (dest && link(s->path, path))
+		if (dest && linkat(AT_FDCWD, s->path, dfd, name, 0))
 			error("%s: link to %s: %s", path, s->path, strerror(errno));
 		goto out;
 	}
@@ -363,39 +477,51 @@ static void extract_one(uint64_t ino, const char *path, int depth)
 		goto out;
 	}
 	if (S_ISDIR(mode)) {
-		made = !dest || !mkdir(path, 0700);
+		/* entered only if made here, and not through a symlink */
+		if (dest) {
+			made = !mkdirat(dfd, name, 0700);
+			if (made)
+				t.fd = openat(dfd, name, O_RDONLY | O_DIRECTORY |
+					      O_NOFOLLOW);
+			made = made && t.fd >= 0;
+		}
 		if (made)
-			extract_dir(ino, path, depth + 1);
+			extract_dir(ino, t.fd, path, depth + 1);
 	} else if (!dest) {
 		/* listing: nothing to make */
 	} else if (S_ISREG(mode)) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-		made = fd >= 0;
-		if (made) {
-			write_data(ino, le64toh(in->size), path, fd);
-			close(fd);
-		}
+		t.fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+			      0600);
+		made = t.fd >= 0;
+		if (made)
+			write_data(ino, le64toh(in->size), path, t.fd);
 	} else if (S_ISLNK(mode)) {
 		char target[SFFS_MAX_SYMLINK_LEN + 1];
 
 		len = le16toh(in->data_len);
-		if (len > SFFS_MAX_SYMLINK_LEN ||
-		    sizeof(*in) + len != le32toh(in->hdr.len) ||
-		    memchr(in->data, 0, len)) {
+		if (memchr(in->data, 0, len)) {
 			error("%s: bad symlink target", path);
 			goto out;
 		}
 		memcpy(target, in->data, len);
 		target[len] = 0;
-		made = !symlink(target, path);
+		made = !symlinkat(target, dfd, name);
 	} else {
 		/* the kernel's new_decode_dev() */
 		uint32_t r = le32toh(in->rdev);
 		dev_t rdev = makedev((r & 0xfff00) >> 8,
 				     (r & 0xff) | ((r >> 12) & 0xfff00));
+		bool is_dev = S_ISCHR(mode) || S_ISBLK(mode);
 
-		made = !mknod(path, mode & (S_IFMT | 0777), rdev);
-		if (!made && errno == EPERM && (S_ISCHR(mode) || S_ISBLK(mode))) {
+		if (is_dev && !make_dev) {
+			skip_dev++;
+			if (verbose)
+				fprintf(stderr, "unsffs: %s: device node not made (no -D)\n",
+					path);
+			goto out;
+		}
+		made = !mknodat(dfd, name, mode & (S_IFMT | 0777), rdev);
+		if (!made && errno == EPERM && is_dev) {
 			no_dev++;
 			if (verbose)
 				fprintf(stderr, "unsffs: %s: device node not made: %s\n",
@@ -408,14 +534,17 @@ static void extract_one(uint64_t ino, const char *path, int depth)
 		goto out;
 	}
 	if (dest) {
-		xattrs(ino, path, false, true);
-		set_attrs(in, path);
+		xattrs(ino, path, false, &t);
+		set_attrs(in, &t);
 	}
 out:
+	if (t.fd >= 0)
+		close(t.fd);
 	free(in);
 }
 
-static void extract_dir(uint64_t dir, const char *prefix, int depth)
+/* The entries of directory @dir, made in @dfd, named @prefix */
+static void extract_dir(uint64_t dir, int dfd, const char *prefix, int depth)
 {
 	size_t i = sffs_leaf_pos(&lv, dir, sffs_tv(SFFS_KEY_DENTRY, 0));
 	uint64_t end = sffs_tv(SFFS_KEY_XATTR, 0);
@@ -433,13 +562,14 @@ static void extract_dir(uint64_t dir, const char *prefix, int depth)
 		if (!de)
 			continue;
 		nlen = le16toh(de->name_len);
-		if (sizeof(*de) + nlen != lv.v[i].len || !name_ok(de->name, nlen)) {
+		if (!name_ok(de->name, nlen)) {
 			error("%s: bad name in directory %llu", prefix,
 			      (unsigned long long)dir);
 		} else if (asprintf(&path, "%s/%.*s", prefix, nlen, de->name) < 0) {
 			error("out of memory");
 		} else {
-			extract_one(le64toh(de->target), path, depth);
+			extract_one(le64toh(de->target), dfd,
+				    path + strlen(prefix) + 1, path, depth);
 			free(path);
 		}
 		free(de);
@@ -453,15 +583,22 @@ int main(int argc, char **argv)
 	struct sffs_inode_node *root;
 	struct sffs_replay r;
 	unsigned int reads, height, fanout;
-	int opt;
+	bool made_dest = false;
+	int opt, dfd = -1;
 
-	while ((opt = getopt(argc, argv, "lx:ve:m:h")) != -1) {
+	while ((opt = getopt(argc, argv, "lx:Dpve:m:h")) != -1) {
 		switch (opt) {
 		case 'l':
 			do_list = true;
 			break;
 		case 'x':
 			dest = optarg;
+			break;
+		case 'D':
+			make_dev = true;
+			break;
+		case 'p':
+			privileged = true;
 			break;
 		case 'v':
 			verbose = true;
@@ -521,19 +658,36 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unsffs: %s: no root directory\n", argv[optind]);
 		return 1;
 	}
-	if (dest && mkdir(dest, 0700) && errno != EEXIST) {
-		fprintf(stderr, "unsffs: %s: %s\n", dest, strerror(errno));
-		return 1;
+	if (dest) {
+		made_dest = !mkdir(dest, 0700);
+		if (made_dest || errno == EEXIST)
+			dfd = open(dest, O_RDONLY | O_DIRECTORY);
+		if (dfd < 0) {
+			fprintf(stderr, "unsffs: %s: %s\n", dest, strerror(errno));
+			return 1;
+		}
 	}
 	if (do_list) {
 		list_line(root, "/");
-		xattrs(SFFS_ROOT_INO, "/", true, false);
+		xattrs(SFFS_ROOT_INO, "/", true, NULL);
 	}
-	extract_dir(SFFS_ROOT_INO, dest ? dest : "", 0);
-	if (dest) {
-		xattrs(SFFS_ROOT_INO, dest, false, true);
-		set_attrs(root, dest);
+	extract_dir(SFFS_ROOT_INO, dfd, dest ? dest : "", 0);
+	/*
+	 * The root's attributes are for a directory made here: "-x /tmp"
+	 * must not take the sticky bit off /tmp, nor give it away.
+	 */
+	if (made_dest) {
+		struct target t = { dfd, AT_FDCWD, dest, dest };
+
+		xattrs(SFFS_ROOT_INO, dest, false, &t);
+		set_attrs(root, &t);
+	} else if (dest) {
+		fprintf(stderr,
+			"unsffs: %s existed: its mode, owner and times are kept\n",
+			dest);
 	}
+	if (dfd >= 0)
+		close(dfd);
 	free(root);
 	if (no_owner)
 		fprintf(stderr, "unsffs: not root: the owners of %lu files not set\n",
@@ -541,6 +695,15 @@ int main(int argc, char **argv)
 	if (no_dev)
 		fprintf(stderr, "unsffs: %lu device nodes not made (not root)\n",
 			no_dev);
+	if (skip_dev)
+		fprintf(stderr, "unsffs: %lu device nodes not made (no -D)\n",
+			skip_dev);
+	if (skip_suid)
+		fprintf(stderr, "unsffs: %lu set-user-ID or set-group-ID bits not set (no -p)\n",
+			skip_suid);
+	if (skip_xattr)
+		fprintf(stderr, "unsffs: %lu security.* or trusted.* attributes not set (no -p)\n",
+			skip_xattr);
 	if (no_xattr)
 		/* trusted.* needs root; user.* a file or directory */
 		fprintf(stderr, "unsffs: %lu extended attributes not set\n",
