@@ -10,6 +10,8 @@
 set -u
 bin=${1:-$(dirname "$0")}
 [ -n "$bin" ] || bin=.
+# absolute: some steps run from another directory
+bin=$(cd "$bin" && pwd) || exit 1
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 n=0
@@ -182,7 +184,7 @@ if command -v strace >/dev/null; then
 		rc=1
 	grep -E "(chmod|chown|utimensat|mkdir|mknod|open|openat)\((AT_FDCWD, )?\"$work/sout/" \
 		"$work/strace" | head -5 | sed 's/^/# /' | grep . && rc=1
-	grep -q "^[0-9]* fchmod([0-9]*, 04750)" "$work/strace" || rc=1
+	grep -Eq "^[0-9]+ +fchmod\([0-9]+, 04750\)" "$work/strace" || rc=1
 	ok "$rc" "unsffs -x works relative to directory descriptors (strace)"
 fi
 
