@@ -2285,6 +2285,128 @@ out_flash:
 	sffs_sf_free(sf);
 }
 
+#define DARK_BLOCKS	1024		/* 128 MiB */
+
+/*
+ * What statfs offers is writable, and what write() takes is written.  A
+ * flash filled to 85% with 1 MiB files and then overwritten 4 KiB at a
+ * time in random places holds its dead bytes spread over every block,
+ * about an eighth of each: a victim frees only the eighth it does not
+ * move, and the blocks one round of collection may empty before a commit
+ * frees them did not make up for what the moves took.  Writeback then
+ * failed with ENOSPC: fsync reported it, and the pages write() had taken
+ * were lost.  A new file written until write() fails must now take at
+ * least what statfs offered before it, less one erase block, and statfs
+ * must not offer less than half of that; after a remount the file holds
+ * every byte write() took.
+ */
+static void sffs_fs_statfs_writable(struct kunit *test)
+{
+	struct sffs_sparseflash *sf = sffs_sf_create(test, DARK_BLOCKS);
+	u8 *buf = kunit_kmalloc(test, 1 << 20, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, 65536, GFP_KERNEL);
+	u64 cap, filled = 0, user = 0, offered, got = 0;
+	struct rnd_state rnd, start;
+	struct vfsmount *mnt;
+	struct kstatfs st;
+	struct path root;
+	struct file *f;
+	loff_t pos = 0;
+	char name[16];
+	int nf = 0, err = 0;
+	ssize_t n;
+
+	if (!sf)
+		return;
+	if (!buf || !tmp) {
+		KUNIT_FAIL(test, "no memory");
+		goto out_flash;
+	}
+	prandom_seed_state(&rnd, 2);
+	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+		goto out_flash;
+	}
+	root.mnt = mnt;
+	root.dentry = mnt->mnt_root;
+	err = vfs_statfs(&root, &st);
+	cap = div_u64(st.f_bavail * st.f_bsize * 85, 100);
+	while (!err && filled + (1 << 20) <= cap) {
+		snprintf(name, sizeof(name), "f%d", nf++);
+		err = aged_write(mnt, name, buf, 1 << 20, 1 << 20,
+				 O_CREAT | O_TRUNC, 0, &rnd);
+		filled += 1 << 20;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "fill");
+	while (!err && user < 16 << 20) {
+		snprintf(name, sizeof(name), "f%u",
+			 prandom_u32_state(&rnd) % nf);
+		err = aged_write(mnt, name, buf, 4096, 4096, 0,
+				 (prandom_u32_state(&rnd) % 256) * 4096ULL, &rnd);
+		user += 4096;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "overwrites");
+	err = err ?: vfs_statfs(&root, &st);
+	offered = st.f_bavail * st.f_bsize;
+	f = err ? ERR_PTR(err) :
+	    file_open_root_mnt(mnt, "new", O_CREAT | O_WRONLY, 0644);
+	if (IS_ERR(f)) {
+		KUNIT_FAIL(test, "open: %ld", PTR_ERR(f));
+		sffs_rf_umount(mnt);
+		goto out_flash;
+	}
+	start = rnd;
+	do {
+		prandom_bytes_state(&rnd, buf, 65536);
+		n = kernel_write(f, buf, 65536, &pos);
+		got += max_t(ssize_t, n, 0);
+	} while (n == 65536);
+	/* a short write took what was left: the next one finds none */
+	if (n > 0)
+		n = kernel_write(f, buf, 4096, &pos);
+	err = vfs_fsync(f, 0);
+	__fput_sync(f);
+	kunit_info(test, "%d MiB filled, %llu KiB overwritten: statfs offered %llu KiB, write() took %llu KiB, then %zd; fsync %d; %lu more rounds of collection\n",
+		   nf, user >> 10, offered >> 10, got >> 10, n, err,
+		   SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)-ENOSPC);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "fsync of what write() took");
+	KUNIT_EXPECT_GE(test, got + RF_ERASESIZE, offered);
+	KUNIT_EXPECT_GE(test, offered * 2, got);
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
+	sffs_rf_umount(mnt);
+
+	mnt = sffs_test_mount_mtd(&sf->mtd, NULL);
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "remount: %ld", PTR_ERR(mnt));
+		goto out_flash;
+	}
+	f = file_open_root_mnt(mnt, "new", O_RDONLY, 0);
+	if (IS_ERR(f)) {
+		KUNIT_FAIL(test, "open after remount: %ld", PTR_ERR(f));
+	} else {
+		KUNIT_EXPECT_EQ(test, (u64)i_size_read(file_inode(f)), got);
+		for (pos = 0; pos < got; pos += n) {
+			size_t len = min_t(u64, 65536, got - pos);
+			loff_t at = pos;
+
+			prandom_bytes_state(&start, buf, 65536);
+			n = kernel_read(f, tmp, len, &at);
+			if (n != len || memcmp(buf, tmp, len)) {
+				KUNIT_FAIL(test, "data at %lld: read %zd", pos,
+					   n);
+				break;
+			}
+		}
+		__fput_sync(f);
+	}
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
+out_flash:
+	sffs_sf_free(sf);
+}
+
 /*
  * A larger journal commits less often, and each commit rewrites index
  * nodes: the same 4 MiB of data costs fewer programmed bytes with 32
@@ -2997,6 +3119,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_wear_levelling),
 	KUNIT_CASE(sffs_fs_write_amplification),
 	KUNIT_CASE(sffs_fs_aged_write_amplification),
+	KUNIT_CASE(sffs_fs_statfs_writable),
 	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
 	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),

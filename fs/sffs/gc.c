@@ -760,53 +760,51 @@ u64 sffs_gc_reserve(const struct sffs_journal *j)
 	       (u64)j->io->erase_size;
 }
 
-/**
- * sffs_gc - collect garbage until enough erase blocks are free
- * @j: the journal
- *
- * Moves the live nodes out of victims until the free blocks and those
- * emptied reach the low watermark and a few more, then commits, which
- * frees the emptied ones.
- *
- * Return: 0, -ENOSPC when nothing can be collected, or an error.
- */
-int sffs_gc(struct sffs_journal *j)
+/* Erase blocks a round leaves the commit that ends it */
+#define SFFS_GC_ROOM	4
+
+/* Blocks the journal may still write: the rest of its list, and the free */
+static u64 sffs_gc_room(const struct sffs_journal *j)
 {
-	u64 want = sffs_gc_low(j) + 4;
-	unsigned int scans = 0, least = 0, windows = sffs_scan_windows(j);
-	void *buf;
+	return sffs_free_blocks(j) + j->jcnt - j->jcur - 1;
+}
+
+/*
+ * One round of collection: move the live nodes out of victims until the
+ * free blocks and those emptied reach @want, at least @least are emptied,
+ * or SFFS_MAX_FREEABLE are waiting for the commit that frees them.
+ *
+ * Return: 0, -ENOSPC when a pass over the table found too few victims,
+ * or an error.
+ */
+static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
+			 unsigned int least)
+{
+	unsigned int scans = 0, windows = sffs_scan_windows(j);
 	int err = 0;
 
-	buf = kvmalloc(j->io->erase_size, GFP_NOFS);
-	if (!buf)
-		return -ENOMEM;
-	j->in_gc = true;
-	j->gc.runs++;
-	if (j->starved) {
-		/* free by the counts, but not by the table: collect anyway */
-		j->starved = false;
-		least = 4;
-	}
-	err = sffs_scrub(j, buf);
-	if (!err && j->wl_stage == 2)
-		err = sffs_wl_move(j, buf);
 	while (!err && (sffs_free_blocks(j) + j->nfreeable < want ||
 			j->nfreeable < least) &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
 		u32 eb, ec;
+
+		/*
+		 * The victims emptied are free only after the commit: with
+		 * little dead space in each, the moves may take what the
+		 * journal has before the round empties enough.  Leave the
+		 * commit the room it needs, and let it free them.
+		 */
+		if (j->nfreeable && sffs_gc_room(j) < SFFS_GC_ROOM)
+			break;
 
 		if (!j->nvictim) {
 			/*
 			 * A pass over the table, and a window more, without
 			 * enough to free: give up
 			 */
-			if (scans++ == windows + 1) {
-				err = -ENOSPC;
-				break;
-			}
+			if (scans++ == windows + 1)
+				return -ENOSPC;
 			err = sffs_scan(j, true);
-			if (err)
-				break;
 			/* a window without victims: the next one */
 			continue;
 		}
@@ -829,11 +827,68 @@ int sffs_gc(struct sffs_journal *j)
 		j->gc.blocks++;
 		err = 0;
 	}
-	j->in_gc = false;
+	return err;
+}
+
+/**
+ * sffs_gc - collect garbage until enough erase blocks are free
+ * @j: the journal
+ *
+ * Moves the live nodes out of victims until the free blocks and those
+ * emptied reach the low watermark and a few more, then commits, which
+ * frees the emptied ones.
+ *
+ * On a nearly full flash whose dead bytes are spread thin, each victim
+ * frees only the small part of a block it did not move, and the blocks
+ * one round may empty before a commit (SFFS_MAX_FREEABLE) do not make up
+ * for what the moves took.  Rounds then go on, a commit after each, for
+ * as long as each leaves more blocks free than the last: what statfs and
+ * the page budget count as space, dead bytes included, must stay
+ * writable, or writeback would fail with data the page cache accepted.
+ *
+ * Return: 0, -ENOSPC when nothing more can be collected, or an error.
+ */
+int sffs_gc(struct sffs_journal *j)
+{
+	u64 want = sffs_gc_low(j) + 4, before;
+	unsigned int least = 0;
+	void *buf;
+	int err;
+
+	buf = kvmalloc(j->io->erase_size, GFP_NOFS);
+	if (!buf)
+		return -ENOMEM;
+	j->gc.runs++;
+	if (j->starved) {
+		/* free by the counts, but not by the table: collect anyway */
+		j->starved = false;
+		least = 4;
+	}
+	for (;;) {
+		before = j->free;
+		j->in_gc = true;
+		err = sffs_scrub(j, buf);
+		if (!err && j->wl_stage == 2)
+			err = sffs_wl_move(j, buf);
+		if (!err)
+			err = sffs_gc_round(j, buf, want, least);
+		j->in_gc = false;
+		trace_sffs_gc(j->io->mtd->index, sffs_free_blocks(j),
+			      j->nfreeable, err);
+		if (!j->nfreeable || (err && err != -ENOSPC))
+			break;
+		err = sffs_journal_commit(j);
+		if (err || sffs_free_blocks(j) >= want)
+			break;
+		/* a round that left no more free bytes than before: stop */
+		if (j->free <= before) {
+			err = -ENOSPC;
+			break;
+		}
+		least = 0;
+		j->gc.more_rounds++;
+	}
 	kvfree(buf);
-	trace_sffs_gc(j->io->mtd->index, sffs_free_blocks(j), j->nfreeable, err);
-	if (j->nfreeable && (!err || err == -ENOSPC))
-		err = sffs_journal_commit(j) ?: err;
 	return err;
 }
 

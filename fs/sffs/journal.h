@@ -67,6 +67,8 @@ struct sffs_eb_info {
  * @table_bytes: bytes of erase-block table pages commits wrote
  * @table_deferred: table pages with only hints pending that commits left
  *	for later
+ * @more_rounds: rounds of collection a run went on with after a commit,
+ *	the dead bytes being too thin for one round to free enough
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -83,6 +85,7 @@ struct sffs_gc_stats {
 	u64 index_bytes;
 	u64 table_bytes;
 	unsigned long table_deferred;
+	unsigned long more_rounds;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;

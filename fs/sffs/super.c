@@ -121,10 +121,15 @@ static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	avail = avail > reserve ? avail - reserve : 0;
 	mutex_unlock(&c->mutex);
 
+	/*
+	 * A block of data costs the flash a node header more than its own
+	 * size, as the page budget counts it: what statfs offers is what a
+	 * file that does not compress can take.
+	 */
 	buf->f_type = SFFS_SUPER_MAGIC;
 	buf->f_bsize = SFFS_BLOCK_SIZE;
-	buf->f_blocks = total >> SFFS_BLOCK_SHIFT;
-	buf->f_bfree = avail >> SFFS_BLOCK_SHIFT;
+	buf->f_blocks = div_u64(total, SFFS_PAGE_BUDGET);
+	buf->f_bfree = div_u64(avail, SFFS_PAGE_BUDGET);
 	buf->f_bavail = buf->f_bfree;
 	buf->f_namelen = SFFS_MAX_NAME_LEN;
 	buf->f_fsid.val[0] = get_unaligned_le32(c->j.cp.uuid);
