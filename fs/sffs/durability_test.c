@@ -50,18 +50,6 @@ static ssize_t read_all(struct vfsmount *mnt, const char *name, u8 *buf,
 	return n;
 }
 
-/* Flush the journal, as any fsync of another file would */
-static int journal_sync(struct vfsmount *mnt)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	int err;
-
-	mutex_lock(&c->mutex);
-	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
-	return err;
-}
-
 #define RO_OLD_LEN	6000
 #define RO_NEW_LEN	40000
 
@@ -212,7 +200,7 @@ static void sffs_durability_size_not_ahead_of_data(struct kunit *test)
 						       len - 1), 0);
 	KUNIT_EXPECT_EQ(test, vfs_setxattr(&init_user_ns, f->f_path.dentry,
 					   "user.x", "1", 1, 0), 0);
-	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 	__fput_sync(f);
 	cut_now(rf, mnt);
 
@@ -298,7 +286,7 @@ static void sffs_durability_truncate_then_grow(struct kunit *test)
 	f = file_open_root_mnt(mnt, "f", O_RDWR, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	KUNIT_EXPECT_EQ(test, vfs_truncate(&f->f_path, cut), 0);
-	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 	__fput_sync(f);
 	cut_now(rf, mnt);
 
@@ -308,7 +296,7 @@ static void sffs_durability_truncate_then_grow(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
 	KUNIT_EXPECT_EQ(test, i_size_read(file_inode(f)), (loff_t)cut);
 	KUNIT_EXPECT_EQ(test, vfs_truncate(&f->f_path, len), 0);
-	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 	__fput_sync(f);
 	cut_now(rf, mnt);
 
@@ -353,7 +341,7 @@ static void sffs_durability_stale_blocks_dropped(struct kunit *test)
 	/* block 1 goes out; block 2, and so the new size, do not */
 	KUNIT_EXPECT_EQ(test, filemap_fdatawrite_range(f->f_mapping, len,
 						       2 * len - 1), 0);
-	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 	__fput_sync(f);
 	cut_now(rf, mnt);
 
@@ -757,7 +745,7 @@ static void sffs_durability_long_symlink(struct kunit *test)
 	/* erase blocks too small for two such targets in one operation */
 	KUNIT_EXPECT_LT(test, sffs_symlink_max(16384), SFFS_SHORT_SYMLINK_LEN);
 	KUNIT_EXPECT_EQ(test, sffs_symlink_max(32768), SFFS_MAX_SYMLINK_LEN);
-	KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 	cut_now(rf, mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);

@@ -23,18 +23,6 @@
 
 #define OVL_LEN		(64 * 1024)
 
-/* Flush the journal, as any fsync of another file would */
-static int journal_sync(struct vfsmount *mnt)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	int err;
-
-	mutex_lock(&c->mutex);
-	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
-	return err;
-}
-
 /* The power goes now, and the file system is unmounted */
 static void cut_now(struct sffs_ramflash *rf, struct vfsmount *mnt)
 {
@@ -311,7 +299,7 @@ static void sffs_overlay_whiteout_cuts(struct kunit *test)
 			}
 			rf->cut_in = cut;
 			sffs_test_rename_flags(mnt, a, b, RENAME_WHITEOUT);
-			journal_sync(mnt);
+			sffs_test_journal_sync(mnt);
 			cut_now(rf, mnt);
 
 			mnt = sffs_rf_mount(rf, NULL);
@@ -400,7 +388,7 @@ static void sffs_overlay_tmpfile_link(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, link_file(mnt, f, name), 0);
 		KUNIT_EXPECT_EQ(test, file_inode(f)->i_nlink, 1U);
 		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 0U);
-		KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 		if (cut)
 			rf->dead = true;
 		__fput_sync(f);
@@ -478,7 +466,7 @@ static void sffs_overlay_tmpfile_link_cuts(struct kunit *test)
 			}
 			rf->cut_in = cut;
 			link_file(mnt, f, name);
-			journal_sync(mnt);
+			sffs_test_journal_sync(mnt);
 			rf->dead = true;
 			__fput_sync(f);
 			cut_now(rf, mnt);
@@ -552,7 +540,7 @@ static void sffs_overlay_tmpfile_unlinked(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 1U);
 		KUNIT_EXPECT_GT(test, used_bytes(mnt), used0 + len);
 		if (cut) {
-			KUNIT_EXPECT_EQ(test, journal_sync(mnt), 0);
+			KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
 			/* the close and the unmount never reach the flash */
 			rf->dead = true;
 		}

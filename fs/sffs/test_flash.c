@@ -526,6 +526,18 @@ int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
 	return sffs_test_rename_flags(mnt, from, to, 0);
 }
 
+/* Flush the journal of @mnt, as any fsync of another file would */
+int sffs_test_journal_sync(struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	int err;
+
+	mutex_lock(&c->mutex);
+	err = sffs_journal_sync(&c->j);
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
 /* Unlink @name from the root directory of @mnt */
 int sffs_test_unlink(struct vfsmount *mnt, const char *name)
 {
