@@ -191,7 +191,9 @@ figures:
 		python3 $(H)/bench/idle-rst.py $$b/idle.md $$cost \
 		$(DOC)/timers/wakeup-reduce.rst; fi; \
 	if [ -f $$b/probe.md ]; then python3 $(H)/bench/probe-rst.py \
-		$$b/probe.md $(DOC)/driver-api/parallel-probe.rst; fi
+		$$b/probe.md $(DOC)/driver-api/parallel-probe.rst; fi; \
+	if [ -f $$b/slab.md ]; then python3 $(H)/bench/slab-rst.py \
+		$$b/slab.md $(DOC)/mm/slob-seg.rst; fi
 	python3 $(H)/readme-status.py $(TOP)
 
 ## make bench-slab    SLAB, SLUB, SLOB and SLOB_SEG on small x86_64 and ARM guests

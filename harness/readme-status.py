@@ -42,8 +42,6 @@ REGIONS = {
     'probe': ('Documentation/driver-api/parallel-probe.rst',
               r'\.\. The tables up to',
               r'\.\. End of the tables of probe-rst\.py\.$'),
-    # no slab-rst.py yet: the tables of slob-seg.rst are not generated,
-    # so no README figure may be taken from them
     'slab': ('Documentation/mm/slob-seg.rst',
              r'\.\. slab-rst\.py: start$', r'\.\. slab-rst\.py: end$'),
 }
@@ -119,7 +117,12 @@ class Source:
     def cell(self, title, first, key, column):
         """the cell in column @column of the row whose first cells are
         @key, in the table under @title whose first header is @first"""
-        t = self.tables.get((title, first))
+        # a section may be titled with more after the name:
+        # "arm (11372 kB MemTotal)"
+        t = next((v for (sect, head), v in self.tables.items()
+                  if head == first and (sect == title or
+                                        sect.startswith(title + ' ('))),
+                 None)
         if t is None:
             raise Missing('no table "%s"' % title)
         if column not in t['head']:
@@ -193,9 +196,15 @@ def probe(src):
 
 
 def slab(src):
-    t = 'Slab after boot, kB'
-    return 'Slab after boot, ARM, kB: SLOB_SEG %s, SLOB %s' % tuple(
-        src.cell(t, 'allocator', (a,), 'arm') for a in ('SLOB_SEG', 'SLOB'))
+    """slab-report.py's targets: memory and speed against stock SLOB"""
+    out = []
+    for row in ('Slab after boot, SLOB_SEG / SLOB (target <= 0.80)',
+                'alloc+free on 2 CPUs, SLOB / SLOB_SEG (target >= 5)'):
+        out.append('%s: %s' % (row.replace('Slab', '`Slab`'), ', '.join(
+            '%s %s' % (arch, src.cell(arch, arch + ' target', (row,),
+                                      'measured'))
+            for arch in ('x86_64', 'arm'))))
+    return '; '.join(out)
 
 
 # part, option, measured against, figure (region, function, make target),

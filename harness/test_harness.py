@@ -748,6 +748,49 @@ class ReadmeStatus(unittest.TestCase):
         with self.assertRaises(SystemExit):
             rs.status(top)
 
+    def test_slab_chain(self):
+        """made-up guests' figures through slab-report.py (JSON and
+        Markdown), slab-rst.py (the document) to the README row"""
+        top = tempfile.mkdtemp()
+        out = os.path.join(top, 'out')
+        slab = {'slab': 3000, 'slub': 3100, 'slob': 2000, 'seg': 1500}
+        ns = {'slab': 500, 'slub': 600, 'slob': 9000, 'seg': 1000}
+        for arch in ('x86_64', 'arm'):
+            for a in slab:
+                d = os.path.join(out, '%s-%s' % (arch, a))
+                os.makedirs(d)
+                metrics = {'boot_Slab': slab[a], 'churn_Slab': slab[a] + 1,
+                           'ops_1cpu_ns': ns[a], 'ops_2cpu_ns': ns[a]}
+                with open(os.path.join(d, 'result.json'), 'w') as f:
+                    json.dump({'ok': True, 'metrics': {
+                        k: {'value': v} for k, v in metrics.items()}}, f)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'slab-report.py'), out,
+                        'x86_64 arm', 'slab slub slob seg'], check=True,
+                       capture_output=True)
+        self.assertTrue(os.path.exists(os.path.join(out, 'slab.json')))
+        doc = os.path.join(top, 'Documentation', 'mm')
+        os.makedirs(doc)
+        rst = os.path.join(doc, 'slob-seg.rst')
+        with open(rst, 'w') as f:
+            f.write('Figures\n=======\n\n.. slab-rst.py: start\n\n'
+                    'placeholder\n\n.. slab-rst.py: end\n\nafter\n')
+        row = next(l for l in rs.status(top) if 'SLOB_SEG slab' in l)
+        self.assertIn('not measured yet (`make bench-slab`)', row)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'slab-rst.py'),
+                        os.path.join(out, 'slab.md'), rst], check=True)
+        with open(rst) as f:
+            text = f.read()
+        self.assertNotIn('placeholder', text)
+        self.assertTrue(text.endswith('.. slab-rst.py: end\n\nafter\n'))
+        row = next(l for l in rs.status(top) if 'SLOB_SEG slab' in l)
+        # 1500 / 2000 and 9000 / 1000, as slab-report.py wrote them
+        self.assertIn('`Slab` after boot, SLOB_SEG / SLOB (target <= 0.80): '
+                      'x86_64 0.75, arm 0.75', row)
+        self.assertIn('alloc+free on 2 CPUs, SLOB / SLOB_SEG (target >= 5): '
+                      'x86_64 9.00, arm 9.00', row)
+
 
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromModule(
