@@ -42,7 +42,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
 	checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost
+	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost figures
 
 all: demo
 
@@ -168,10 +168,33 @@ module-test: tree
 ## make harness-test  unit tests of the harness (console parser, qemu-run's
 ##                    power cut, series tool, bench RAM fit, aging report,
 ##                    deps.sh retries, skips counted apart by kunit.sh,
-##                    qemu-run and test-all.sh)
+##                    qemu-run and test-all.sh, README's status table
+##                    as readme-status.py makes it)
 harness-test:
 	@mkdir -p $(RESULTS)
 	python3 $(H)/test_harness.py $(RESULTS)/harness-test
+
+## make figures       the tables of every benchmark that left its Markdown in
+##                    out/bench into its document (harness/bench/*-rst.py),
+##                    then README.md's status table from those documents
+##                    (harness/readme-status.py); the bench targets do not
+##                    touch the committed files, this does
+DOC	:= $(TOP)/Documentation
+figures:
+	@set -e; b=$(OUT)/bench; \
+	if [ -f $$b/flash.md ]; then python3 $(H)/bench/flash-rst.py \
+		$$b/flash.md $(DOC)/filesystems/sffs.rst; fi; \
+	if [ -f $$b/aging.md ]; then python3 $(H)/bench/aging-rst.py \
+		$$b/aging.md $(DOC)/filesystems/sffs.rst; fi; \
+	if [ -f $$b/idle.md ]; then cost=-; \
+		if [ -f $$b/idle-cost.md ]; then cost=$$b/idle-cost.md; fi; \
+		python3 $(H)/bench/idle-rst.py $$b/idle.md $$cost \
+		$(DOC)/timers/wakeup-reduce.rst; fi; \
+	if [ -f $$b/probe.md ]; then python3 $(H)/bench/probe-rst.py \
+		$$b/probe.md $(DOC)/driver-api/parallel-probe.rst; fi; \
+	if [ -f $$b/slab.md ]; then python3 $(H)/bench/slab-rst.py \
+		$$b/slab.md $(DOC)/mm/slob-seg.rst; fi
+	python3 $(H)/readme-status.py $(TOP)
 
 ## make bench-slab    SLAB, SLUB, SLOB and SLOB_SEG on small x86_64 and ARM guests
 bench-slab: tree

@@ -5,7 +5,8 @@ relies on, qemu-run's power cut at a console marker, the verdicts of the
 real power cuts of make stress, the MAINTAINERS insertion of series.py,
 the RAM fit of the flash benchmark's report, the aging benchmark's report
 math, deps.sh riding out a mirror in mid-sync, and skips counted as
-skips (kunit.sh, qemu-run, test-all.sh), never as passes.  A
+skips (kunit.sh, qemu-run, test-all.sh), never as passes, and README's
+status table copied from the documents' benchmark tables.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
@@ -13,6 +14,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -36,6 +38,8 @@ def load(name, path):
 qr = load('qemu_run', os.path.join(HERE, 'qemu-run'))
 fr = load('flash_report', os.path.join(HERE, 'bench', 'flash-report.py'))
 ar = load('aging_report', os.path.join(HERE, 'bench', 'aging-report.py'))
+rs = load('readme_status', os.path.join(HERE, 'readme-status.py'))
+TOP = os.path.dirname(HERE)
 
 KSFT = """\
 TAP version 13
@@ -664,6 +668,128 @@ class TestAll(unittest.TestCase):
         self.assertNotIn('          # t_bad: and more', recap)
         self.assertNotIn('          # t_ok: logged by a case that passed',
                          recap)
+
+
+class ReadmeStatus(unittest.TestCase):
+    """README.md's status table is what readme-status.py copies from the
+    benchmark tables in Documentation/, and no figure is typed around it"""
+
+    def readme(self):
+        with open(os.path.join(TOP, 'README.md')) as f:
+            return f.read()
+
+    def test_table_is_generated(self):
+        lines = self.readme().split('\n')
+        table = lines[lines.index(rs.START) + 1:lines.index(rs.END)]
+        self.maxDiff = None
+        self.assertEqual(table, rs.status(TOP), 'README.md\'s status table differs from '
+                         'what harness/readme-status.py makes of '
+                         'Documentation/: run "make figures"')
+
+    def test_no_typed_figure(self):
+        text = self.readme()
+        status = text[text.index('\n## Status\n'):]
+        nxt = status.find('\n## ', 1)
+        status = status[:nxt] if nxt > 0 else status
+        # the generated table is checked above; around it, prose only
+        prose = status[:status.index(rs.START)] + \
+            status[status.index(rs.END):]
+        typed = re.findall(r'\d+\.\d+|\d+(?:\.\d+)?\s*%|\d+ times', prose)
+        self.assertEqual(typed, [], 'figures typed into README\'s status '
+                         'section; they belong in the generated table')
+
+    def fake(self, rst):
+        top = tempfile.mkdtemp()
+        d = os.path.join(top, 'Documentation', 'timers')
+        os.makedirs(d)
+        with open(os.path.join(d, 'wakeup-reduce.rst'), 'w') as f:
+            f.write(rst)
+        return top
+
+    # the rows as idle-report.py writes them, in a table made by the
+    # rst.py that idle-rst.py uses
+    HEAD = ['arch', 'config', 'stock NO_HZ_IDLE', 'series', 'target',
+            'series met']
+    ROWS = [['x86_64', 'tiny', '7.11 (7.00 / 7.22)', '0.01', '0.2', 'yes'],
+            ['x86_64', 'realistic', '7.33', '0.03', '0.5', 'no, CPU1'],
+            ['arm', 'tiny', '7.44', '0.04', '0.2', 'yes'],
+            ['arm', 'realistic', '7.55', '0.05', '0.5', 'yes']]
+
+    def idle_rst(self, head):
+        import rst
+        title = 'Interrupts per CPU per second'
+        return '\n'.join(['.. idle-rst.py: start', '', title,
+                          '-' * len(title), ''] +
+                         rst.table([head] + self.ROWS) +
+                         ['', '.. idle-rst.py: end', ''])
+
+    def idle_row(self, top):
+        return next(l for l in rs.status(top) if 'NO_HZ_IDLE' in l)
+
+    def test_cells_copied(self):
+        top = self.fake(self.idle_rst(self.HEAD))
+        row = self.idle_row(top)
+        self.assertIn('x86_64 tiny 7.11 → 0.01 (target 0.2: yes)', row)
+        self.assertIn('x86_64 realistic 7.33 → 0.03 (target 0.5: no, CPU1)',
+                      row)
+        self.assertIn('arm realistic 7.55 → 0.05', row)
+        for line in rs.status(top)[2:]:
+            if 'NO_HZ_IDLE' not in line:
+                self.assertIn('not measured yet (`make bench-', line)
+
+    def test_not_measured(self):
+        top = self.fake('.. idle-rst.py: start\n\n.. idle-rst.py: end\n')
+        self.assertIn('| not measured yet (`make bench-idle`) |',
+                      self.idle_row(top))
+
+    def test_missing_table_fails(self):
+        # tables there, but not the column a figure is copied from
+        top = self.fake(self.idle_rst(self.HEAD[:-1] + ['met']))
+        with self.assertRaises(SystemExit):
+            rs.status(top)
+
+    def test_slab_chain(self):
+        """made-up guests' figures through slab-report.py (JSON and
+        Markdown), slab-rst.py (the document) to the README row"""
+        top = tempfile.mkdtemp()
+        out = os.path.join(top, 'out')
+        slab = {'slab': 3000, 'slub': 3100, 'slob': 2000, 'seg': 1500}
+        ns = {'slab': 500, 'slub': 600, 'slob': 9000, 'seg': 1000}
+        for arch in ('x86_64', 'arm'):
+            for a in slab:
+                d = os.path.join(out, '%s-%s' % (arch, a))
+                os.makedirs(d)
+                metrics = {'boot_Slab': slab[a], 'churn_Slab': slab[a] + 1,
+                           'ops_1cpu_ns': ns[a], 'ops_2cpu_ns': ns[a]}
+                with open(os.path.join(d, 'result.json'), 'w') as f:
+                    json.dump({'ok': True, 'metrics': {
+                        k: {'value': v} for k, v in metrics.items()}}, f)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'slab-report.py'), out,
+                        'x86_64 arm', 'slab slub slob seg'], check=True,
+                       capture_output=True)
+        self.assertTrue(os.path.exists(os.path.join(out, 'slab.json')))
+        doc = os.path.join(top, 'Documentation', 'mm')
+        os.makedirs(doc)
+        rst = os.path.join(doc, 'slob-seg.rst')
+        with open(rst, 'w') as f:
+            f.write('Figures\n=======\n\n.. slab-rst.py: start\n\n'
+                    'placeholder\n\n.. slab-rst.py: end\n\nafter\n')
+        row = next(l for l in rs.status(top) if 'SLOB_SEG slab' in l)
+        self.assertIn('not measured yet (`make bench-slab`)', row)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'slab-rst.py'),
+                        os.path.join(out, 'slab.md'), rst], check=True)
+        with open(rst) as f:
+            text = f.read()
+        self.assertNotIn('placeholder', text)
+        self.assertTrue(text.endswith('.. slab-rst.py: end\n\nafter\n'))
+        row = next(l for l in rs.status(top) if 'SLOB_SEG slab' in l)
+        # 1500 / 2000 and 9000 / 1000, as slab-report.py wrote them
+        self.assertIn('`Slab` after boot, SLOB_SEG / SLOB (target <= 0.80): '
+                      'x86_64 0.75, arm 0.75', row)
+        self.assertIn('alloc+free on 2 CPUs, SLOB / SLOB_SEG (target >= 5): '
+                      'x86_64 9.00, arm 9.00', row)
 
 
 def main():
