@@ -841,10 +841,13 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
  * On a nearly full flash whose dead bytes are spread thin, each victim
  * frees only the small part of a block it did not move, and the blocks
  * one round may empty before a commit (SFFS_MAX_FREEABLE) do not make up
- * for what the moves took.  Rounds then go on, a commit after each, for
- * as long as each leaves more blocks free than the last: what statfs and
- * the page budget count as space, dead bytes included, must stay
- * writable, or writeback would fail with data the page cache accepted.
+ * for what the moves took.  Rounds then go on, a commit after each, while
+ * fewer blocks than the low watermark are free and each round leaves
+ * more free bytes than the last: what statfs and the page budget count as
+ * space, dead bytes included, must stay writable, or writeback would fail
+ * with data the page cache accepted.  Above the watermark, the next write
+ * that wants collection runs it again: going on to the higher target
+ * here committed more often for the same blocks.
  *
  * Return: 0, -ENOSPC when nothing more can be collected, or an error.
  */
@@ -878,7 +881,7 @@ int sffs_gc(struct sffs_journal *j)
 		if (!j->nfreeable || (err && err != -ENOSPC))
 			break;
 		err = sffs_journal_commit(j);
-		if (err || sffs_free_blocks(j) >= want)
+		if (err || sffs_free_blocks(j) >= sffs_gc_low(j))
 			break;
 		/* a round that left no more free bytes than before: stop */
 		if (j->free <= before) {
