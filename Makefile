@@ -31,6 +31,7 @@ KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
 
 TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
+		  $(H)/configs/qemu-test-$(ARCH).config \
 		  $(H)/configs/series.config $(H)/configs/test-modules.config
 OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
