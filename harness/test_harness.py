@@ -635,8 +635,8 @@ class TestAll(unittest.TestCase):
                               make, results], capture_output=True, text=True)
         out = res.stdout.splitlines()
         self.assertEqual(res.returncode, 1)
-        # 5 + 3 and one for each of the 9 other steps
-        self.assertEqual(out[-1], '17 passed, 1 failed')
+        # 5 + 3 and one for each of the 11 other steps
+        self.assertEqual(out[-1], '19 passed, 1 failed')
         self.assertIn('=== skipped: 3 (neither passed nor failed)', out)
         self.assertIn('    kunit: 5 passed, 0 failed, 2 skipped', [
             x.split(' (')[0] for x in out])
