@@ -31,6 +31,7 @@ KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
 
 TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
+		  $(H)/configs/qemu-test-$(ARCH).config \
 		  $(H)/configs/series.config $(H)/configs/test-modules.config
 OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
@@ -41,7 +42,7 @@ KSFT_TARGETS	?= flash wakeups sffs
 RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
-	checkpatch am-check offcheck bisect-check test clean distclean \
+	root-test checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost figures
 
 all: demo
@@ -140,6 +141,22 @@ qemu-test-4k: kernel ksft
 	rc=$${PIPESTATUS[0]}; \
 	tail -n 1 $(OUT)/qemu-test-4k-$(ARCH).txt | \
 		sed 's/^/qemu-test-4k-$(ARCH): /' > $(RESULTS)/qemu-test-4k-$(ARCH); \
+	exit $$rc
+
+## make root-test ARCH=x86_64|arm   SFFS as the root file system: the test
+##                    kernel boots with no initramfs from an image made by
+##                    mkfs.sffs -r, on a flash backed by a file (ARM: CFI NOR;
+##                    x86_64: block2mtd on virtio-blk), with root=mtd:NAME and
+##                    then root=mtdN; / must be SFFS, writable, and keep what
+##                    the first boot wrote (harness/root-test.sh)
+root-test: kernel
+	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	$(H)/root-test.sh $(ARCH) $(OBJ)/$(IMAGE_$(ARCH)) $(BUSYBOX_$(ARCH)) \
+		$(BUILD)/tools-sffs $(OUT) | tee $(OUT)/root-test-$(ARCH).txt; \
+	rc=$${PIPESTATUS[0]}; \
+	tail -n 1 $(OUT)/root-test-$(ARCH).txt | \
+		sed 's/^/root-test-$(ARCH): /' > $(RESULTS)/root-test-$(ARCH); \
 	exit $$rc
 
 ## make module-test   SFFS as a module on x86_64: insmod, the sffs kselftest, rmmod

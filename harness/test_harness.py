@@ -115,7 +115,8 @@ class KillAfter(unittest.TestCase):
     """qemu-run --kill-after, with a stand-in for qemu-system-x86_64 that
     prints a console and then waits as a working guest would."""
 
-    def run_qemu_run(self, console, *opts, end='exec sleep 30'):
+    def run_qemu_run(self, console, *opts, end='exec sleep 30',
+                     busybox=True):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         stub = os.path.join(tmp.name, 'qemu-system-x86_64')
@@ -132,10 +133,12 @@ class KillAfter(unittest.TestCase):
         env = dict(os.environ, PATH=tmp.name + ':' + os.environ['PATH'])
         res = subprocess.run(
             [sys.executable, os.path.join(HERE, 'qemu-run'), '--arch',
-             'x86_64', '--kernel', kernel, '--busybox', sys.executable,
-             '--workdir', work, '--timeout', '20'] + list(opts),
+             'x86_64', '--kernel', kernel, '--workdir', work,
+             '--timeout', '20'] +
+            (['--busybox', sys.executable] if busybox else []) + list(opts),
             env=env, capture_output=True, text=True)
         self.stdout = res.stdout
+        self.work = work
         with open(os.path.join(work, 'result.json')) as f:
             return res.returncode, json.load(f)
 
@@ -170,6 +173,17 @@ class KillAfter(unittest.TestCase):
         self.assertFalse(res['timed_out'])
         self.assertIn('no console line matched --kill-after ^# WORKING',
                       res['harness_failures'])
+
+    def test_no_initramfs(self):
+        """--no-initramfs (make root-test): QEMU gets no -initrd and no
+        busybox is asked for; the init on the root speaks the protocol."""
+        rc, res = self.run_qemu_run(
+            'qemu-run: guest up 0.1 s\nok 1 / is sffs\nqemu-run: exit 0\n',
+            '--no-initramfs', end='exit 0', busybox=False)
+        self.assertEqual(rc, 0, res['harness_failures'])
+        self.assertNotIn('-initrd', res['cmdline'])
+        self.assertFalse(os.path.exists(os.path.join(self.work, 'root')))
+        self.assertEqual(res['passed'], 1)
 
     def test_without_kill_after_a_silent_end_is_a_failure(self):
         rc, res = self.run_qemu_run('qemu-run: guest up 0.1 s\nok 1 a\n',
@@ -625,8 +639,8 @@ class TestAll(unittest.TestCase):
                               make, results], capture_output=True, text=True)
         out = res.stdout.splitlines()
         self.assertEqual(res.returncode, 1)
-        # 5 + 3 and one for each of the 9 other steps
-        self.assertEqual(out[-1], '17 passed, 1 failed')
+        # 5 + 3 and one for each of the 11 other steps
+        self.assertEqual(out[-1], '19 passed, 1 failed')
         self.assertIn('=== skipped: 3 (neither passed nor failed)', out)
         self.assertIn('    kunit: 5 passed, 0 failed, 2 skipped', [
             x.split(' (')[0] for x in out])
