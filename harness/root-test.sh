@@ -20,10 +20,11 @@
 # / from root=mtd:rootfs and boot 2 from root=mtdN, N being the device
 # boot 1 found / on (the same in boot 2 as long as the drivers register
 # their MTD devices in the same order: block2mtd registers at
-# late_initcall, after mtdram and nandsim; physmap, probed in parallel,
-# has registered before them in every boot seen so far); each checks that / is SFFS, read-write, on that
-# device, holds what the host put there and what the boot before wrote,
-# and writes and syncs a file of its own (harness/root/init says how).
+# late_initcall, after mtdram and nandsim; physmap is probed
+# synchronously here, in its initcall); each checks that / is SFFS,
+# read-write, on that device, holds what the host put there and what the
+# boot before wrote, and writes and syncs a file of its own
+# (harness/root/init says how).
 # Then, on this host, fsck.sffs checks the image and unsffs extracts the
 # files both boots wrote, which must be whole.
 #
@@ -40,7 +41,12 @@ case $arch in
 arm)
 	erase=256KiB
 	drive=if=pflash,format=raw,unit=1
+	# physmap probed synchronously: its MTD numbers then come before
+	# those mtdram and nandsim register in their initcalls in every
+	# boot, which root=mtdN needs (names, unlike numbers, do not
+	# depend on it: parallel-probe.rst)
 	append="mtdparts=0.flash:64m(pflash0)ro,64m($name)"
+	append="$append driver_parallel_probe=*,!physmap-flash"
 	;;
 x86_64)
 	erase=128KiB
