@@ -760,19 +760,32 @@ u64 sffs_gc_reserve(const struct sffs_journal *j)
 	       (u64)j->io->erase_size;
 }
 
-/* Erase blocks a round leaves the commit that ends it */
-#define SFFS_GC_ROOM	4
-
-/* Blocks the journal may still write: the rest of its list, and the free */
+/* Erase blocks the journal may still write: the rest of its list, the free */
 static u64 sffs_gc_room(const struct sffs_journal *j)
 {
 	return sffs_free_blocks(j) + j->jcnt - j->jcur - 1;
 }
 
 /*
+ * Whether a round may move another victim: the victims emptied are free
+ * only after the commit that ends the round, and with little dead space
+ * in each, their moves may take what the journal has first.  What is left
+ * must hold the commit, and a victim all of whose bytes are live with the
+ * tail of a block it may waste.
+ */
+static bool sffs_gc_fits(struct sffs_journal *j)
+{
+	u64 esize = j->io->erase_size;
+	u64 room = sffs_io_room(j->io) + sffs_gc_room(j) * esize;
+
+	return room >= sffs_commit_need(j) + esize + esize / 8;
+}
+
+/*
  * One round of collection: move the live nodes out of victims until the
  * free blocks and those emptied reach @want, at least @least are emptied,
- * or SFFS_MAX_FREEABLE are waiting for the commit that frees them.
+ * SFFS_MAX_FREEABLE are waiting for the commit that frees them, or the
+ * room left is what that commit needs.
  *
  * Return: 0, -ENOSPC when a pass over the table found too few victims,
  * or an error.
@@ -789,14 +802,12 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 		u32 eb, ec;
 
 		/*
-		 * The victims emptied are free only after the commit: with
-		 * little dead space in each, the moves may take what the
-		 * journal has before the round empties enough.  Leave the
-		 * commit the room it needs, and let it free them.
+		 * With no victim emptied yet, a commit would free nothing:
+		 * collecting is the only way on, and the commit's spares
+		 * (sffs_commit_prepare()) are its last resort.
 		 */
-		if (j->nfreeable && sffs_gc_room(j) < SFFS_GC_ROOM)
+		if (j->nfreeable && !sffs_gc_fits(j))
 			break;
-
 		if (!j->nvictim) {
 			/*
 			 * A pass over the table, and a window more, without
@@ -830,33 +841,16 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 	return err;
 }
 
-/**
- * sffs_gc - collect garbage until enough erase blocks are free
- * @j: the journal
- *
- * Moves the live nodes out of victims until the free blocks and those
- * emptied reach the low watermark and a few more, then commits, which
- * frees the emptied ones.
- *
- * On a nearly full flash whose dead bytes are spread thin, each victim
- * frees only the small part of a block it did not move, and the blocks
- * one round may empty before a commit (SFFS_MAX_FREEABLE) do not make up
- * for what the moves took.  Rounds then go on, a commit after each, while
- * fewer blocks than the low watermark are free and each round leaves
- * more free bytes than the last: what statfs and the page budget count as
- * space, dead bytes included, must stay writable, or writeback would fail
- * with data the page cache accepted.  Above the watermark, the next write
- * that wants collection runs it again: going on to the higher target
- * here committed more often for the same blocks.
- *
- * Return: 0, -ENOSPC when nothing more can be collected, or an error.
+/*
+ * Collect, and commit what was emptied; with @more, go on in rounds (see
+ * sffs_gc()).
  */
-int sffs_gc(struct sffs_journal *j)
+static int sffs_gc_run(struct sffs_journal *j, bool more)
 {
 	u64 want = sffs_gc_low(j) + 4, before;
-	unsigned int least = 0;
+	unsigned int least = 0, round;
 	void *buf;
-	int err;
+	int err = 0;
 
 	buf = kvmalloc(j->io->erase_size, GFP_NOFS);
 	if (!buf)
@@ -867,11 +861,13 @@ int sffs_gc(struct sffs_journal *j)
 		j->starved = false;
 		least = 4;
 	}
-	for (;;) {
-		before = j->free;
+	for (round = 0; ; round++) {
+		before = sffs_gc_room(j);
 		j->in_gc = true;
-		err = sffs_scrub(j, buf);
-		if (!err && j->wl_stage == 2)
+		/* scrubbing and wear levelling once a run, before collection */
+		if (!round)
+			err = sffs_scrub(j, buf);
+		if (!round && !err && j->wl_stage == 2)
 			err = sffs_wl_move(j, buf);
 		if (!err)
 			err = sffs_gc_round(j, buf, want, least);
@@ -881,10 +877,13 @@ int sffs_gc(struct sffs_journal *j)
 		if (!j->nfreeable || (err && err != -ENOSPC))
 			break;
 		err = sffs_journal_commit(j);
-		if (err || sffs_free_blocks(j) >= sffs_gc_low(j))
+		if (err || !more || sffs_free_blocks(j) >= sffs_gc_low(j))
 			break;
-		/* a round that left no more free bytes than before: stop */
-		if (j->free <= before) {
+		/*
+		 * A round that did not win a whole erase block is not worth
+		 * another: the dead space left is too thin to collect.
+		 */
+		if (sffs_gc_room(j) <= before) {
 			err = -ENOSPC;
 			break;
 		}
@@ -893,6 +892,33 @@ int sffs_gc(struct sffs_journal *j)
 	}
 	kvfree(buf);
 	return err;
+}
+
+/**
+ * sffs_gc - collect garbage until enough erase blocks are free
+ * @j: the journal
+ *
+ * Moves the live nodes out of victims until the free blocks and those
+ * emptied reach the low watermark and a few more, then commits, which
+ * frees the emptied ones.
+ *
+ * On a nearly full flash whose dead bytes are spread thin, each victim
+ * frees only the part of a block it does not move, and the blocks one
+ * round may empty before a commit (SFFS_MAX_FREEABLE) may not make up for
+ * what the moves took.  Rounds then go on, a commit after each, while
+ * fewer blocks than the low watermark are free and each round wins an
+ * erase block at least: what statfs and the page budget count as space,
+ * dead bytes included, must stay writable, or writeback would fail with
+ * data the page cache accepted.  Above the watermark, the next write
+ * that wants collection runs it again: going on to the higher target
+ * here committed more often for the same blocks.  A run makes at most as
+ * many rounds as the watermark and the journal list hold blocks.
+ *
+ * Return: 0, -ENOSPC when nothing more can be collected, or an error.
+ */
+int sffs_gc(struct sffs_journal *j)
+{
+	return sffs_gc_run(j, true);
 }
 
 /*
@@ -924,7 +950,7 @@ void sffs_gc_retire(struct sffs_journal *j)
 
 	if (!j->io->nretire || j->io->ro)
 		return;
-	err = sffs_gc(j);
+	err = sffs_gc_run(j, false);
 	if (err && err != -ENOSPC)
 		pr_warn("sffs: %s: blocks to retire not emptied: %d\n",
 			j->io->mtd->name, err);

@@ -768,26 +768,39 @@ static int sffs_journal_relist(struct sffs_journal *j)
  * index is in; and mark free the blocks garbage collection emptied, which
  * this commit's index no longer refers to.
  */
-static int sffs_commit_prepare(struct sffs_journal *j)
+/**
+ * sffs_commit_need - the bytes the next commit may write before its
+ *		      checkpoint, as things stand
+ * @j: the journal
+ *
+ * Return: an upper bound of the table pages and index nodes it writes.
+ */
+u64 sffs_commit_need(struct sffs_journal *j)
 {
-	u32 esize = j->io->erase_size;
 	u64 isize = ALIGN(sffs_index_node_size(j->idx.fanout), SFFS_NODE_ALIGN);
-	u64 pages, bytes, have;
-	unsigned int i, want;
-	int err;
+	u64 pages;
 
 	/*
 	 * Table pages, each a leaf that dirties a path of the index; the
-	 * spares taken and the blocks freed below change a state each, and
-	 * may each make one more page due.
+	 * spares taken and the blocks freed change a state each, and may
+	 * each make one more page due.
 	 */
 	pages = min_t(u64, sffs_ebt_fold_pages(j) + SFFS_MAX_SPARES +
 			   j->nfreeable,
 		      DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
-	bytes = pages * (sizeof(struct sffs_ebt_node) +
-			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
-			 j->idx.height * isize) +
-		(j->idx.nr_dirty + 4 * (j->idx.height + 1) + 8) * isize;
+	return pages * (sizeof(struct sffs_ebt_node) +
+			SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
+			j->idx.height * isize) +
+	       (j->idx.nr_dirty + 4 * (j->idx.height + 1) + 8) * isize;
+}
+
+static int sffs_commit_prepare(struct sffs_journal *j)
+{
+	u32 esize = j->io->erase_size;
+	u64 bytes = sffs_commit_need(j), have;
+	unsigned int i, want;
+	int err;
+
 	have = sffs_io_room(j->io) + ((u64)j->jcnt - j->jcur - 1) * esize;
 	/* a node that does not fit wastes the tail of a block: count 1/8 */
 	want = bytes > have ? DIV_ROUND_UP_ULL(bytes - have, esize / 8 * 7) : 0;

@@ -284,6 +284,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n);
 int sffs_journal_sync(struct sffs_journal *j);
 int sffs_journal_commit(struct sffs_journal *j);
 u64 sffs_journal_reserve(const struct sffs_journal *j);
+u64 sffs_commit_need(struct sffs_journal *j);
 int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
 int sffs_journal_replay(struct sffs_journal *j);
 int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
