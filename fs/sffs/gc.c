@@ -847,8 +847,9 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
  */
 static int sffs_gc_run(struct sffs_journal *j, bool more)
 {
-	u64 want = sffs_gc_low(j) + 4, before;
+	u64 want = sffs_gc_low(j) + clamp(j->jmax / 2, 4U, 16U);
 	unsigned int least = 0, round;
+	u64 before;
 	void *buf;
 	int err = 0;
 
@@ -899,8 +900,11 @@ static int sffs_gc_run(struct sffs_journal *j, bool more)
  * @j: the journal
  *
  * Moves the live nodes out of victims until the free blocks and those
- * emptied reach the low watermark and a few more, then commits, which
- * frees the emptied ones.
+ * emptied reach the low watermark and half a journal more, then commits,
+ * which frees the emptied ones.  Each commit writes index nodes and table
+ * pages whatever it frees: a run that frees more blocks at once commits
+ * less often for the same blocks, as long as the moves fit the journal
+ * list, hence half of it.
  *
  * On a nearly full flash whose dead bytes are spread thin, each victim
  * frees only the part of a block it does not move, and the blocks one

@@ -30,7 +30,7 @@ struct sffs_wnode {
 
 #define SFFS_POOL_SIZE		32	/* free erase blocks kept at hand */
 #define SFFS_MAX_SPARES		16	/* erased blocks set aside for commits */
-#define SFFS_MAX_FREEABLE	16	/* blocks emptied, free after a commit */
+#define SFFS_MAX_FREEABLE	32	/* blocks emptied, free after a commit */
 #define SFFS_GC_VICTIMS		8	/* victims chosen per scan */
 /* Beyond this many pending table changes, live-byte hints are dropped */
 #define SFFS_EBT_MAX_HINTS	8192
