@@ -22,24 +22,35 @@
  * an -EPROBE_DEFER, independent devices probe concurrently, and
  * undeclared dependencies still go through the deferred probe list.
  *
- * A device that becomes ready in a probe (an async worker) is launched in
- * another async worker; one requested from anywhere else is queued on the
- * requester's CPU, which waits until the probe has ended or sleeps, so a
- * probe that does not wait for its hardware costs what a synchronous one
- * costs (see pprobe_launch()).
+ * Probes run in the scheduler's own workqueue workers, not in async
+ * entries: a probe may load a module (request_module()), and module
+ * loading ends in async_synchronize_full(), which would wait for the very
+ * entry that waits for it (kmod.c warns about that).  A device that becomes
+ * ready in a probe is launched in an unbound worker; one requested from
+ * anywhere else is queued on the requester's CPU, which waits until the
+ * probe has ended or sleeps, so a probe that does not wait for its
+ * hardware costs what a synchronous one costs (see pprobe_launch()).
+ *
+ * Names: most subsystems number their devices in probe (vdX, mmcblkN,
+ * sdX, eth%d, inputN).  Each request belongs to a naming domain, the
+ * driver that will probe it, and a domain's probes start one at a time in
+ * the order they were asked for, each once the previous one has ended or
+ * said that it has taken its names (driver_pprobe_named()).  Different
+ * drivers probe in parallel.
  *
  * A parked device is in the state a deferred one is in: wait_for_device_probe()
  * does not wait for it, and it probes when what it waits for binds.  A
- * launched one is an ordinary async_schedule_dev() entry, so the barriers
- * built on async_synchronize_full() still cover it; its dependents are
- * launched from inside its own async entry, before that entry completes,
- * so a barrier cannot slip between a probe and the probes it unblocks.
+ * launched one counts as in flight until its probe ends, and the devices
+ * it makes ready are counted before it stops counting, so
+ * wait_for_device_probe() (driver_pprobe_wait()) cannot slip between a
+ * probe and the probes it unblocks.
  */
 
 #define pr_fmt(fmt) "parallel_probe: " fmt
 
 #include <linux/async.h>
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/init.h>
@@ -53,6 +64,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "base.h"
@@ -61,8 +73,8 @@
 enum {
 	PPROBE_IDLE,		/* not known to the scheduler */
 	PPROBE_PARKED,		/* waiting for its parent or a supplier */
-	PPROBE_QUEUED,		/* handed to async_schedule_dev() */
-	PPROBE_RUNNING,		/* the async helper is running */
+	PPROBE_QUEUED,		/* handed to a worker */
+	PPROBE_RUNNING,		/* the probe helper is running */
 };
 
 /*
@@ -79,6 +91,17 @@ static DEFINE_MUTEX(pprobe_lock);
 static LIST_HEAD(pprobe_parked);
 static unsigned int pprobe_nr_parked;
 static unsigned int pprobe_inflight;
+static DECLARE_WAIT_QUEUE_HEAD(pprobe_idle);
+
+/*
+ * The naming domains whose turn a device holds: queued or probing and
+ * not past its naming point yet.  Keyed by the domain (a driver).
+ */
+static DEFINE_HASHTABLE(pprobe_holders, 6);
+
+/* unbound workers, and the per-CPU ones that requesters wait on */
+static struct workqueue_struct *pprobe_wq;
+static struct workqueue_struct *pprobe_local_wq;
 
 static atomic_t pprobe_requests = ATOMIC_INIT(0);
 static atomic_t pprobe_parks = ATOMIC_INIT(0);
@@ -140,6 +163,25 @@ bool driver_pprobe_active(void)
 	return pprobe_all || pprobe_listed;
 }
 
+static void pprobe_work_fn(struct work_struct *work);
+
+/* Is current one of the scheduler's workers, running a probe? */
+static bool pprobe_in_worker(void)
+{
+	struct work_struct *work = current_work();
+
+	return work && work->func == pprobe_work_fn;
+}
+
+/*
+ * A worker (one of ours, or an async entry): the devices it makes ready
+ * go to unbound workers, as nobody waits for it to go on.
+ */
+static bool pprobe_from_worker(void)
+{
+	return pprobe_in_worker() || current_is_async();
+}
+
 /**
  * driver_pprobe_wanted() - should @drv probe in parallel by default?
  * @drv: a driver with the default probe type
@@ -150,10 +192,10 @@ bool driver_pprobe_active(void)
  * probe path of the driver core does not take that lock.  And requests
  * from kernel threads other than the async workers: a device that the
  * serio or USB hub thread, say, registers is already probed in the
- * background, off the boot's critical path, and an async probe would only
- * make the boot's async_synchronize_full() wait for it.  The async workers
- * are where the probes this scheduler launches run, so the devices they
- * register are probed in parallel too.
+ * background, off the boot's critical path, and a parallel probe would
+ * only make the boot's barrier wait for it.  The scheduler's workers, where
+ * the probes it launches run, and async workers are not in the way of
+ * anything either, so the devices they register are probed in parallel.
  *
  * The answer must not change between the request and the async helper,
  * which asks again: both run in the same kind of context.
@@ -168,7 +210,7 @@ bool driver_pprobe_wanted(struct device_driver *drv)
 		return listed > 0;
 	if (!pprobe_all || (drv->bus && drv->bus->need_parent_lock))
 		return false;
-	return !(current->flags & PF_KTHREAD) || current_is_async();
+	return !(current->flags & PF_KTHREAD) || pprobe_from_worker();
 }
 
 /*
@@ -187,27 +229,36 @@ static bool pprobe_ready(struct device *dev)
 	return device_links_suppliers_ready(dev);
 }
 
-/* Park or queue @dev, which holds a reference for the request. */
-static void pprobe_enqueue(struct device *dev, struct list_head *launch)
+/* Does a device hold the turn of naming domain @domain? */
+static bool pprobe_domain_busy(const void *domain)
 {
-	struct device_private *p = dev->p;
+	struct device_private *p;
 
-	if (pprobe_ready(dev)) {
-		p->pprobe_state = PPROBE_QUEUED;
-		pprobe_inflight++;
-		list_add_tail(&p->pprobe_node, launch);
-	} else {
-		p->pprobe_state = PPROBE_PARKED;
-		pprobe_nr_parked++;
-		atomic_inc(&pprobe_parks);
-		list_add_tail(&p->pprobe_node, &pprobe_parked);
-	}
+	if (!domain)
+		return false;
+	hash_for_each_possible(pprobe_holders, p, pprobe_hold,
+			       (unsigned long)domain)
+		if (p->pprobe_domain == domain)
+			return true;
+	return false;
+}
+
+/* @p gives its domain's turn to the next device; pprobe_lock held */
+static void pprobe_release(struct device_private *p)
+{
+	if (!p->pprobe_holds)
+		return;
+	hash_del(&p->pprobe_hold);
+	p->pprobe_holds = false;
 }
 
 /*
- * Move the parked devices that became ready to @launch and the removed
- * ones to @drop.  Called with pprobe_lock held.  Dropping a parent can
- * make a child that was looked at before it ready: scan again then.
+ * Move the parked devices that became ready, and whose naming domain is
+ * free, to @launch, and the removed ones to @drop.  Called with
+ * pprobe_lock held.  The parked list is in the order the probes were
+ * asked for, so the first ready device of a domain takes its turn.
+ * Dropping a parent can make a child that was looked at before it ready:
+ * scan again then.
  */
 static void pprobe_rescan(struct list_head *launch, struct list_head *drop)
 {
@@ -222,10 +273,16 @@ static void pprobe_rescan(struct list_head *launch, struct list_head *drop)
 				pprobe_nr_parked--;
 				list_move_tail(&p->pprobe_node, drop);
 				dropped = true;
-			} else if (pprobe_ready(p->device)) {
+			} else if (!pprobe_domain_busy(p->pprobe_domain) &&
+				   pprobe_ready(p->device)) {
 				p->pprobe_state = PPROBE_QUEUED;
 				pprobe_nr_parked--;
 				pprobe_inflight++;
+				if (p->pprobe_domain) {
+					hash_add(pprobe_holders, &p->pprobe_hold,
+						 (unsigned long)p->pprobe_domain);
+					p->pprobe_holds = true;
+				}
 				list_move_tail(&p->pprobe_node, launch);
 			}
 		}
@@ -233,7 +290,24 @@ static void pprobe_rescan(struct list_head *launch, struct list_head *drop)
 }
 
 /*
- * An async worker running pprobe_run().  When the probe it runs binds its
+ * Queue a request for @dev, which holds a reference for it, behind the
+ * earlier ones, and launch what can go.  Called with pprobe_lock held.
+ */
+static void pprobe_enqueue(struct device *dev, struct list_head *launch,
+			   struct list_head *drop)
+{
+	struct device_private *p = dev->p;
+
+	p->pprobe_state = PPROBE_PARKED;
+	pprobe_nr_parked++;
+	list_add_tail(&p->pprobe_node, &pprobe_parked);
+	pprobe_rescan(launch, drop);
+	if (p->pprobe_state == PPROBE_PARKED)
+		atomic_inc(&pprobe_parks);
+}
+
+/*
+ * A worker running pprobe_run().  When the probe it runs binds its
  * device, the worker goes on with one of the devices that became ready,
  * if any, instead of handing it to another worker: the next probe on a
  * dependency chain starts without a wakeup, which is most of the delay
@@ -260,7 +334,7 @@ static void pprobe_claim(struct list_head *launch)
 	struct device_private *p;
 	struct pprobe_runner *r;
 
-	if (list_empty(launch) || !current_is_async())
+	if (list_empty(launch) || !pprobe_in_worker())
 		return;
 	list_for_each_entry(r, &pprobe_runners, node) {
 		if (r->task != current)
@@ -275,7 +349,47 @@ static void pprobe_claim(struct list_head *launch)
 	}
 }
 
-static void pprobe_run(void *data, async_cookie_t cookie);
+static void pprobe_run(struct device *dev);
+
+/* what a worker is handed: one device to probe */
+struct pprobe_work {
+	struct work_struct work;
+	struct device *dev;
+};
+
+static void pprobe_work_fn(struct work_struct *work)
+{
+	struct pprobe_work *pw = container_of(work, struct pprobe_work, work);
+
+	pprobe_run(pw->dev);
+	/* not before: pprobe_in_worker() looks at the work item */
+	kfree(pw);
+}
+
+/*
+ * Hand @dev to a worker: on @cpu, or unbound if @cpu is negative.  Where
+ * that cannot be done (no memory, or before the workqueues exist), probe
+ * it here, as async_schedule() does.  Return: true if queued.
+ */
+static bool pprobe_queue(struct device *dev, int cpu)
+{
+	struct workqueue_struct *wq = cpu < 0 ? pprobe_wq : pprobe_local_wq;
+	struct pprobe_work *pw = NULL;
+
+	if (wq)
+		pw = kmalloc(sizeof(*pw), GFP_KERNEL);
+	if (!pw) {
+		pprobe_run(dev);
+		return false;
+	}
+	INIT_WORK(&pw->work, pprobe_work_fn);
+	pw->dev = dev;
+	if (cpu < 0)
+		queue_work(wq, &pw->work);
+	else
+		queue_work_on(cpu, wq, &pw->work);
+	return true;
+}
 
 /*
  * The work item a requester queues behind the probes it launched on its
@@ -306,20 +420,19 @@ static void pprobe_wait_local(int cpu)
 	might_sleep();
 	INIT_WORK_ONSTACK(&res.work, pprobe_resume_fn);
 	init_completion(&res.done);
-	queue_work_on(cpu, system_wq, &res.work);
+	queue_work_on(cpu, pprobe_local_wq, &res.work);
 	wait_for_completion(&res.done);
 	destroy_work_on_stack(&res.work);
 }
 
 /*
- * Hand the devices of @launch to async workers and drop the references of
- * @drop.  Called without pprobe_lock: async_schedule_dev() runs the
- * function itself when it cannot allocate, and the probe must not run
- * under the lock.
+ * Hand the devices of @launch to workers and drop the references of
+ * @drop.  Called without pprobe_lock: the probe must not run under it,
+ * and pprobe_queue() runs it itself when it cannot queue it.
  *
- * From an async worker, that is from a probe that bound its device, the
- * devices it made ready go to unbound workers, to run next to it.  Any
- * other requester (an initcall, a task registering a driver or a device)
+ * From a worker, that is from a probe that bound its device, the devices
+ * it made ready go to unbound workers, to run next to it.  Any other
+ * requester (an initcall, a task registering a driver or a device)
  * queues them on its own CPU and waits until each has ended or sleeps.  A
  * probe that does not wait for anything, as most of the probes at boot,
  * then runs at once on a CPU that is running anyway, as if it were
@@ -331,7 +444,7 @@ static void pprobe_wait_local(int cpu)
  */
 static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 {
-	bool local = !current_is_async();
+	bool local = !pprobe_from_worker();
 	int cpu = raw_smp_processor_id();
 	struct device_private *p, *n;
 	bool wait = false;
@@ -343,20 +456,21 @@ static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 	list_for_each_entry_safe(p, n, launch, pprobe_node) {
 		list_del(&p->pprobe_node);
 		atomic_inc(&pprobe_launches);
-		if (local && async_schedule_dev_on_cpu(pprobe_run, p->device, cpu)) {
-			atomic_inc(&pprobe_locals);
-			wait = true;
+		if (local) {
+			if (pprobe_queue(p->device, cpu)) {
+				atomic_inc(&pprobe_locals);
+				wait = true;
+			}
 			continue;
 		}
-		async_schedule_dev(pprobe_run, p->device);
+		pprobe_queue(p->device, -1);
 	}
 	if (wait)
 		pprobe_wait_local(cpu);
 }
 
 /* Probe @dev, a queued device, in @r's worker. */
-static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
-			   async_cookie_t cookie)
+static void pprobe_run_one(struct pprobe_runner *r, struct device *dev)
 {
 	struct device_private *p = dev->p;
 	LIST_HEAD(launch);
@@ -375,13 +489,13 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 	r->done = false;
 	mutex_unlock(&pprobe_lock);
 
-	fn(dev, cookie);
+	fn(dev, 0);
 
 	mutex_lock(&pprobe_lock);
 	r->done = true;
 	p->pprobe_state = PPROBE_IDLE;
 	p->pprobe_queued = 0;
-	pprobe_inflight--;
+	pprobe_release(p);
 	if (p->pprobe_again) {
 		/* a driver came while we probed: run again, on its reference */
 		p->pprobe_again = false;
@@ -389,11 +503,14 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 			again_dead = true;
 		} else {
 			p->pprobe_queued = ktime_get_ns();
-			pprobe_enqueue(dev, &launch);
+			pprobe_enqueue(dev, &launch, &drop);
 		}
 	}
 	pprobe_rescan(&launch, &drop);
 	pprobe_claim(&launch);
+	/* only now: what this probe made ready is counted */
+	if (!--pprobe_inflight)
+		wake_up_all(&pprobe_idle);
 	mutex_unlock(&pprobe_lock);
 
 	pprobe_launch(&launch, &drop);
@@ -402,17 +519,16 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 	put_device(dev);
 }
 
-static void pprobe_run(void *data, async_cookie_t cookie)
+static void pprobe_run(struct device *dev)
 {
 	struct pprobe_runner r = { .task = current };
-	struct device *dev = data;
 
 	mutex_lock(&pprobe_lock);
 	list_add(&r.node, &pprobe_runners);
 	mutex_unlock(&pprobe_lock);
 
 	while (dev) {
-		pprobe_run_one(&r, dev, cookie);
+		pprobe_run_one(&r, dev);
 		dev = r.next;
 	}
 
@@ -421,10 +537,41 @@ static void pprobe_run(void *data, async_cookie_t cookie)
 	mutex_unlock(&pprobe_lock);
 }
 
+struct pprobe_match {
+	struct device *dev;
+	struct device_driver *drv;
+};
+
+static int pprobe_match_drv(struct device_driver *drv, void *data)
+{
+	struct pprobe_match *m = data;
+
+	if (driver_match_device(drv, m->dev) <= 0 ||
+	    !driver_allows_async_probing(drv))
+		return 0;
+	m->drv = drv;
+	return 1;
+}
+
+/*
+ * The naming domain of a probe of @dev: the driver it will be probed with,
+ * the first of the bus's drivers that matches and probes asynchronously,
+ * as __device_attach_async_helper() walks them.  The driver is only a key
+ * here, never used: it may be gone by the time the probe runs.
+ */
+static const void *pprobe_domain_of(struct device *dev)
+{
+	struct pprobe_match m = { .dev = dev };
+
+	if (dev->bus)
+		bus_for_each_drv(dev->bus, NULL, &m, pprobe_match_drv);
+	return m.drv;
+}
+
 /**
  * driver_pprobe_schedule() - probe @dev asynchronously once it is ready
  * @dev: the device, with a reference the scheduler takes over
- * @fn: the async helper that probes it and drops that reference
+ * @fn: the helper that probes it and drops that reference
  *
  * Replaces async_schedule_dev(@fn, @dev) in the driver core.  Requests for
  * a device already waiting or queued are merged: its probe walks the
@@ -434,6 +581,7 @@ static void pprobe_run(void *data, async_cookie_t cookie)
 void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 {
 	struct device_private *p = dev->p;
+	const void *domain;
 	LIST_HEAD(launch);
 	LIST_HEAD(drop);
 	bool keep = false;
@@ -443,13 +591,15 @@ void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 		return;
 	}
 
+	domain = pprobe_domain_of(dev);
 	atomic_inc(&pprobe_requests);
 	mutex_lock(&pprobe_lock);
 	switch (p->pprobe_state) {
 	case PPROBE_IDLE:
 		p->pprobe_fn = fn;
+		p->pprobe_domain = domain;
 		p->pprobe_queued = ktime_get_ns();
-		pprobe_enqueue(dev, &launch);
+		pprobe_enqueue(dev, &launch, &drop);
 		keep = true;
 		break;
 	case PPROBE_RUNNING:
@@ -467,6 +617,55 @@ void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 	pprobe_launch(&launch, &drop);
 	if (!keep)
 		put_device(dev);
+}
+
+/**
+ * driver_pprobe_named() - the probe of @dev has taken its names
+ * @dev: the device being probed
+ *
+ * Called by a probe once it has assigned whatever names and numbers it
+ * assigns (a disk index, an interface name), or at its start by a probe
+ * that assigns none.  The next probe of the same naming domain may then
+ * start, while this one goes on.  Names taken after this call are no
+ * longer in the order of the requests.
+ */
+void driver_pprobe_named(struct device *dev)
+{
+	LIST_HEAD(launch);
+	LIST_HEAD(drop);
+
+	if (!driver_pprobe_active() || !dev->p)
+		return;
+
+	mutex_lock(&pprobe_lock);
+	if (!dev->p->pprobe_holds) {
+		mutex_unlock(&pprobe_lock);
+		return;
+	}
+	pprobe_release(dev->p);
+	pprobe_rescan(&launch, &drop);
+	mutex_unlock(&pprobe_lock);
+	pprobe_launch(&launch, &drop);
+}
+EXPORT_SYMBOL_GPL(driver_pprobe_named);
+
+/**
+ * driver_pprobe_wait() - wait until no probe is queued or running
+ *
+ * Called by wait_for_device_probe().  The probes run in the scheduler's
+ * workers, which async_synchronize_full() does not wait for, and an async
+ * entry (a SCSI scan, say) may ask for probes: wait for both until
+ * neither has anything left.  Parked devices are not waited for, as
+ * deferred ones are not.
+ */
+void driver_pprobe_wait(void)
+{
+	if (!driver_pprobe_active())
+		return;
+	do {
+		wait_event(pprobe_idle, !READ_ONCE(pprobe_inflight));
+		async_synchronize_full();
+	} while (READ_ONCE(pprobe_inflight));
 }
 
 /**
@@ -521,6 +720,34 @@ void driver_pprobe_forget(struct device *dev)
 	if (parked)
 		put_device(dev);
 }
+
+/*
+ * The workers.  The unbound ones run the probes that other probes make
+ * ready, next to each other; the per-CPU ones run those a task asks for,
+ * on its CPU, while it waits (pprobe_wait_local()).  Created before the
+ * first driver registers; until then probes run where they are asked for.
+ */
+static int __init pprobe_workqueues_init(void)
+{
+	pprobe_local_wq = alloc_workqueue("parallel_probe_local", 0, 0);
+	pprobe_wq = alloc_workqueue("parallel_probe", WQ_UNBOUND, 0);
+	if (!pprobe_wq || !pprobe_local_wq)
+		pr_warn("no workqueue, probing where asked\n");
+	return 0;
+}
+early_initcall(pprobe_workqueues_init);
+
+/*
+ * The boot goes on to user space once the probes the initcalls asked for
+ * have ended, as it does once async_synchronize_full() has waited for
+ * asynchronous probes without the scheduler.
+ */
+static int __init pprobe_boot_wait(void)
+{
+	driver_pprobe_wait();
+	return 0;
+}
+late_initcall_sync(pprobe_boot_wait);
 
 /*
  * The probe timeline: one record per driver_probe_device() call, in a

@@ -14,8 +14,9 @@
 /**
  * struct pprobe_stats - counters of the parallel probe scheduler
  * @requests: asynchronous probe requests received
- * @parked: requests that had to wait for a parent or a supplier
- * @launched: probes handed to the async workers
+ * @parked: requests that had to wait for a parent, a supplier or their
+ *	naming domain's turn
+ * @launched: probes handed to the scheduler's workers
  * @local: of those, queued on the requester's CPU, which waited for them
  *	to end or sleep
  * @probes: driver probe attempts (driver_probe_device() calls)
@@ -38,6 +39,8 @@ struct pprobe_stats {
 bool driver_pprobe_active(void);
 bool driver_pprobe_wanted(struct device_driver *drv);
 void driver_pprobe_schedule(struct device *dev, async_func_t fn);
+void driver_pprobe_named(struct device *dev);
+void driver_pprobe_wait(void);
 void driver_pprobe_kick(void);
 void driver_pprobe_forget(struct device *dev);
 u64 driver_pprobe_clock(void);
@@ -61,6 +64,8 @@ static inline void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 	async_schedule_dev(fn, dev);
 }
 
+static inline void driver_pprobe_named(struct device *dev) { }
+static inline void driver_pprobe_wait(void) { }
 static inline void driver_pprobe_kick(void) { }
 static inline void driver_pprobe_forget(struct device *dev) { }
 

@@ -13,13 +13,17 @@
 
 #include <kunit/test.h>
 #include <linux/bitmap.h>
+#include <linux/async.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/kmod.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/prandom.h>
+#include <linux/random.h>
 
 #include "base.h"
 #include "parallel_probe.h"
@@ -76,6 +80,8 @@ static int ppt_probe(struct platform_device *pdev)
 	struct ppt_graph *g = nd->g;
 	int running, max, i;
 
+	/* these probes name nothing: the next one may start at once */
+	driver_pprobe_named(&pdev->dev);
 	if (READ_ONCE(g->blocked))
 		atomic_inc(&g->blocked_probes);
 	running = atomic_inc_return(&g->running);
@@ -160,6 +166,7 @@ static int ppt_pm_probe(struct platform_device *pdev)
 	struct ppt_graph *g = nd->g;
 	int ret;
 
+	driver_pprobe_named(&pdev->dev);
 	if (nd->parent >= 0 &&
 	    (READ_ONCE(g->node[nd->parent].suspended) ||
 	     !pm_runtime_active(pdev->dev.parent)))
@@ -697,20 +704,26 @@ static void ppt_shutdown_in_flight(struct kunit *test)
 /*
  * Probes launched by a task rather than by a probe run on the task's CPU
  * while the task waits: one that does not sleep has bound its device when
- * the driver's or the device's registration returns, in an async entry so
- * that the barriers cover it.
+ * the driver's or the device's registration returns, in one of the
+ * scheduler's workers.
  */
 #define PPT_QUICK_DRV	"pprobe-test-quick"
 #define PPT_QUICK_N	8
 
 static atomic_t ppt_quick_probes;
-static atomic_t ppt_quick_async;
+static atomic_t ppt_quick_worker;
+
+/* a workqueue worker, but no async entry (see ppt_request_module) */
+static bool ppt_in_probe_worker(void)
+{
+	return current->flags & PF_WQ_WORKER && !current_is_async();
+}
 
 static int ppt_quick_probe(struct platform_device *pdev)
 {
 	atomic_inc(&ppt_quick_probes);
-	if (current_is_async())
-		atomic_inc(&ppt_quick_async);
+	if (ppt_in_probe_worker())
+		atomic_inc(&ppt_quick_worker);
 	return 0;
 }
 
@@ -739,7 +752,7 @@ static void ppt_local_quick(struct kunit *test)
 
 	ppt_init(test, &rnd);
 	atomic_set(&ppt_quick_probes, 0);
-	atomic_set(&ppt_quick_async, 0);
+	atomic_set(&ppt_quick_worker, 0);
 	local = ppt_local();
 
 	/* devices first: the driver's registration asks for their probes */
@@ -768,8 +781,8 @@ static void ppt_local_quick(struct kunit *test)
 
 	wait_for_device_probe();
 	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_quick_probes), PPT_QUICK_N);
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_quick_async), PPT_QUICK_N,
-			    "a probe did not run in an async entry");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_quick_worker), PPT_QUICK_N,
+			    "a probe did not run in a worker of the scheduler");
 	KUNIT_EXPECT_EQ(test, ppt_local() - local, PPT_QUICK_N);
 
 	platform_driver_unregister(&ppt_quick_driver);
@@ -781,7 +794,7 @@ static void ppt_local_quick(struct kunit *test)
  * A probe launched on its requester's CPU that sleeps lets the requester
  * go on, and the next one starts meanwhile: a driver's registration
  * returns while the probes of all its devices wait for their (here
- * simulated) hardware, and async_synchronize_full() waits for them.  The
+ * simulated) hardware, and wait_for_device_probe() waits for them.  The
  * driver is registered by a kernel thread so that a registration that
  * waited for the probes to end is caught by a bounded wait.
  */
@@ -794,6 +807,7 @@ static atomic_t ppt_gated_done;
 
 static int ppt_gated_probe(struct platform_device *pdev)
 {
+	driver_pprobe_named(&pdev->dev);
 	atomic_inc(&ppt_gated_started);
 	wait_for_completion_timeout(&ppt_gate, 20 * HZ);
 	usleep_range(1000, 2000);
@@ -858,9 +872,9 @@ static void ppt_local_sleeping(struct kunit *test)
 		wait_for_completion(&reg.done);
 	KUNIT_ASSERT_EQ(test, reg.ret, 0);
 
-	async_synchronize_full();
+	wait_for_device_probe();
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_gated_done), PPT_GATED_N,
-			    "async_synchronize_full() returned before the probes ended");
+			    "wait_for_device_probe() returned before the probes ended");
 	for (i = 0; i < PPT_GATED_N; i++)
 		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
 				    &ppt_gated_driver.driver);
@@ -868,6 +882,451 @@ static void ppt_local_sleeping(struct kunit *test)
 	platform_driver_unregister(&ppt_gated_driver);
 	for (i = 0; i < PPT_GATED_N; i++)
 		platform_device_unregister(pdev[i]);
+}
+
+/*
+ * Names.  Each probe of these drivers takes the lowest free number of
+ * its driver's ida, as virtio-blk, mmc and sd take their disk index,
+ * after a random delay (a probe waiting on hardware before it registers
+ * its disk).  The numbers must follow the order the devices were
+ * registered in, in every run, while the probes of the two drivers, two
+ * naming domains, overlap.  With driver_pprobe_named() right after the
+ * number is taken, the probes of one driver overlap too.
+ */
+#define PPT_NAME_N	6
+#define PPT_NAME_RUNS	20
+
+struct ppt_namer {
+	struct platform_driver pdrv;
+	struct ida ida;
+	bool named_early;	/* calls driver_pprobe_named() */
+	int index[PPT_NAME_N];	/* the number each device took */
+	struct rnd_state rnd;
+	spinlock_t lock;	/* rnd */
+};
+
+static atomic_t ppt_name_running;
+static atomic_t ppt_name_max_running;
+/* most probes of one driver at once, without and with the naming point */
+static atomic_t ppt_name_max_same[2];
+
+static void ppt_note_max(atomic_t *max, int now)
+{
+	int old = atomic_read(max);
+
+	while (now > old && !atomic_try_cmpxchg(max, &old, now))
+		;
+}
+
+static unsigned int ppt_namer_delay(struct ppt_namer *nm)
+{
+	unsigned int us;
+
+	spin_lock(&nm->lock);
+	us = prandom_u32_state(&nm->rnd) % 2000;
+	spin_unlock(&nm->lock);
+	return us;
+}
+
+static int ppt_name_probe(struct platform_device *pdev)
+{
+	struct ppt_namer *nm = container_of(pdev->dev.driver, struct ppt_namer,
+					    pdrv.driver);
+	static atomic_t same[2];
+	atomic_t *mine = &same[nm->named_early];
+	int idx;
+
+	ppt_note_max(&ppt_name_max_running,
+		     atomic_inc_return(&ppt_name_running));
+	ppt_note_max(&ppt_name_max_same[nm->named_early],
+		     atomic_inc_return(mine));
+
+	usleep_range(ppt_namer_delay(nm) + 10, ppt_namer_delay(nm) + 2020);
+	idx = ida_alloc(&nm->ida, GFP_KERNEL);
+	if (idx >= 0 && pdev->id < PPT_NAME_N)
+		nm->index[pdev->id] = idx;
+	if (nm->named_early)
+		driver_pprobe_named(&pdev->dev);
+	usleep_range(ppt_namer_delay(nm) + 10, ppt_namer_delay(nm) + 2020);
+
+	atomic_dec(mine);
+	atomic_dec(&ppt_name_running);
+	return idx < 0 ? idx : 0;
+}
+
+static int ppt_name_remove(struct platform_device *pdev)
+{
+	struct ppt_namer *nm = container_of(pdev->dev.driver, struct ppt_namer,
+					    pdrv.driver);
+
+	ida_free(&nm->ida, nm->index[pdev->id]);
+	return 0;
+}
+
+static struct ppt_namer ppt_namers[2] = {
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-a",
+				.probe_type = PROBE_PREFER_ASYNCHRONOUS } } },
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-b",
+				.probe_type = PROBE_PREFER_ASYNCHRONOUS } },
+	  .named_early = true },
+};
+
+static void ppt_names_in_order(struct kunit *test)
+{
+	struct platform_device *pdev[2][PPT_NAME_N];
+	unsigned int run, out_of_order = 0;
+	struct rnd_state rnd;
+	int d, i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_name_max_running, 0);
+	for (d = 0; d < 2; d++) {
+		atomic_set(&ppt_name_max_same[d], 0);
+		ida_init(&ppt_namers[d].ida);
+		spin_lock_init(&ppt_namers[d].lock);
+		prandom_seed_state(&ppt_namers[d].rnd, seed + d);
+	}
+
+	for (run = 0; run < PPT_NAME_RUNS; run++) {
+		/*
+		 * Half the devices come before the drivers, whose
+		 * registration asks for their probes, half after, each
+		 * asking for its own.
+		 */
+		for (i = 0; i < PPT_NAME_N; i++) {
+			if (i == PPT_NAME_N / 2)
+				for (d = 0; d < 2; d++)
+					KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_namers[d].pdrv), 0);
+			for (d = 0; d < 2; d++) {
+				pdev[d][i] = platform_device_register_simple(ppt_namers[d].pdrv.driver.name,
+									     i, NULL, 0);
+				KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[d][i]));
+			}
+		}
+		wait_for_device_probe();
+
+		for (d = 0; d < 2; d++)
+			for (i = 0; i < PPT_NAME_N; i++) {
+				KUNIT_EXPECT_PTR_EQ(test, pdev[d][i]->dev.driver,
+						    &ppt_namers[d].pdrv.driver);
+				if (ppt_namers[d].index[i] != i)
+					out_of_order++;
+			}
+		KUNIT_EXPECT_EQ_MSG(test, out_of_order, 0,
+				    "run %u: numbers not in registration order", run);
+
+		for (d = 0; d < 2; d++) {
+			platform_driver_unregister(&ppt_namers[d].pdrv);
+			for (i = 0; i < PPT_NAME_N; i++)
+				platform_device_unregister(pdev[d][i]);
+		}
+		if (out_of_order)
+			break;
+	}
+	/* naming domains do not wait for each other */
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_running), 1);
+	/* a domain's probes run one at a time, up to their naming point */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_name_max_same[0]), 1);
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_same[1]), 1);
+	kunit_info(test, "%u runs, up to %d probes at once\n", run,
+		   atomic_read(&ppt_name_max_running));
+}
+
+/*
+ * A probe that loads a module.  request_module() warns when it is called
+ * from an async entry (current_is_async()), and the module's init ends in
+ * async_synchronize_full(), which waits for every async entry: a probe
+ * run as one would wait for the module that waits for it.  This probe
+ * does what the two sides do: it checks the warning's condition, and asks
+ * a thread, in place of modprobe, to schedule async work and wait for all
+ * async work, as a module's init does; the thread must come back.
+ */
+#define PPT_MODLOAD_N	3
+
+static atomic_t ppt_modload_async;
+static atomic_t ppt_modload_hung;
+static atomic_t ppt_modload_sync;
+static struct task_struct *ppt_modload_requester;
+/* static: a thread may outlive a probe whose wait timed out */
+static struct completion ppt_modload_done[PPT_MODLOAD_N];
+
+static void ppt_module_async_work(void *data, async_cookie_t cookie)
+{
+	usleep_range(100, 200);
+}
+
+static int ppt_module_init_thread(void *data)
+{
+	async_schedule(ppt_module_async_work, NULL);
+	async_synchronize_full();
+	complete(data);
+	return 0;
+}
+
+static int ppt_modload_probe(struct platform_device *pdev)
+{
+	struct completion *done = &ppt_modload_done[pdev->id];
+	struct task_struct *task;
+
+	if (current == ppt_modload_requester)
+		atomic_inc(&ppt_modload_sync);
+	if (current_is_async())
+		atomic_inc(&ppt_modload_async);
+	if (IS_ENABLED(CONFIG_MODULES))
+		request_module("pprobe-test-no-such-module");
+
+	task = kthread_run(ppt_module_init_thread, done, "ppt-modprobe");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	if (!wait_for_completion_timeout(done, 10 * HZ)) {
+		atomic_inc(&ppt_modload_hung);
+		/* it returns once this probe has, as async work ends */
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_modload_driver = {
+	.probe = ppt_modload_probe,
+	.driver = {
+		.name = "pprobe-test-modload",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_request_module(struct kunit *test)
+{
+	struct platform_device *pdev[PPT_MODLOAD_N];
+	struct rnd_state rnd;
+	int i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_modload_async, 0);
+	atomic_set(&ppt_modload_hung, 0);
+	atomic_set(&ppt_modload_sync, 0);
+	ppt_modload_requester = current;
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		init_completion(&ppt_modload_done[i]);
+
+	for (i = 0; i < PPT_MODLOAD_N; i++) {
+		pdev[i] = platform_device_register_simple("pprobe-test-modload",
+							  i, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_modload_driver), 0);
+	wait_for_device_probe();
+
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_sync), 0,
+			    "the probes ran in the requester, not in parallel");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_async), 0,
+			    "a probe ran in an async entry: request_module() warns there");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_hung), 0,
+			    "a module's async_synchronize_full() waited for the probe loading it");
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_modload_driver.driver);
+
+	platform_driver_unregister(&ppt_modload_driver);
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		platform_device_unregister(pdev[i]);
+	ppt_modload_requester = NULL;
+}
+
+/*
+ * The default probe type, which the scheduler makes parallel, and its
+ * exclusions.  A parent's probe (a worker of the scheduler) registers
+ * children on a test bus; their driver has no probe type.  They probe in
+ * parallel, after the parent's probe, numbered in the order they were
+ * registered in.  On a bus that wants the parent locked during probe, or
+ * for a driver that forces synchronous probing, they probe synchronously,
+ * inside their registration; and children a kernel thread (here the test
+ * itself) registers probe there too.
+ */
+#define PPT_CHILD_N	4
+
+enum ppt_child_case {
+	PPT_CHILD_PARALLEL,
+	PPT_CHILD_LOCKED_BUS,
+	PPT_CHILD_FORCE_SYNC,
+	PPT_CHILD_FROM_KTHREAD,
+};
+
+struct ppt_child {
+	struct device dev;
+	struct task_struct *probed_by;
+	bool bound_at_register;
+	bool in_worker;
+	int index;
+};
+
+static int ppt_bus_match(struct device *dev, struct device_driver *drv)
+{
+	return 1;
+}
+
+static struct bus_type ppt_bus = {
+	.name = "pprobe-test",
+	.match = ppt_bus_match,
+};
+
+static struct bus_type ppt_locked_bus = {
+	.name = "pprobe-test-locked",
+	.match = ppt_bus_match,
+	.need_parent_lock = true,
+};
+
+static DEFINE_IDA(ppt_child_ida);
+static struct ppt_child *ppt_children[PPT_CHILD_N];
+static struct task_struct *ppt_child_registrar[PPT_CHILD_N];
+
+static int ppt_child_probe(struct device *dev)
+{
+	struct ppt_child *c = container_of(dev, struct ppt_child, dev);
+
+	c->probed_by = current;
+	c->in_worker = ppt_in_probe_worker();
+	usleep_range(10 + get_random_u32_below(1000), 1100);
+	c->index = ida_alloc(&ppt_child_ida, GFP_KERNEL);
+	return 0;
+}
+
+static struct device_driver ppt_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_bus,
+	.probe = ppt_child_probe,
+};
+
+static struct device_driver ppt_locked_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_locked_bus,
+	.probe = ppt_child_probe,
+};
+
+static struct device_driver ppt_sync_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_bus,
+	.probe = ppt_child_probe,
+	.probe_type = PROBE_FORCE_SYNCHRONOUS,
+};
+
+static void ppt_child_release(struct device *dev)
+{
+	kfree(container_of(dev, struct ppt_child, dev));
+}
+
+static int ppt_register_children(struct device *parent, struct bus_type *bus)
+{
+	int i, ret;
+
+	for (i = 0; i < PPT_CHILD_N; i++) {
+		struct ppt_child *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+		if (!c)
+			return -ENOMEM;
+		c->index = -1;
+		device_initialize(&c->dev);
+		c->dev.parent = parent;
+		c->dev.bus = bus;
+		c->dev.release = ppt_child_release;
+		dev_set_name(&c->dev, "pprobe-test-child.%d", i);
+		ppt_child_registrar[i] = current;
+		ret = device_add(&c->dev);
+		if (ret) {
+			put_device(&c->dev);
+			return ret;
+		}
+		c->bound_at_register = c->dev.driver;
+		ppt_children[i] = c;
+	}
+	return 0;
+}
+
+static int ppt_parent_probe(struct platform_device *pdev)
+{
+	struct bus_type **bus = dev_get_platdata(&pdev->dev);
+
+	return ppt_register_children(&pdev->dev, *bus);
+}
+
+static struct platform_driver ppt_parent_driver = {
+	.probe = ppt_parent_probe,
+	.driver = {
+		.name = "pprobe-test-parent",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_default_case(struct kunit *test, enum ppt_child_case what)
+{
+	struct device_driver *drv = what == PPT_CHILD_LOCKED_BUS ?
+		&ppt_locked_child_driver : what == PPT_CHILD_FORCE_SYNC ?
+		&ppt_sync_child_driver : &ppt_child_driver;
+	struct bus_type *bus = drv->bus;
+	struct platform_device *parent;
+	bool parallel = what == PPT_CHILD_PARALLEL;
+	int i;
+
+	memset(ppt_children, 0, sizeof(ppt_children));
+	KUNIT_ASSERT_EQ(test, bus_register(bus), 0);
+	KUNIT_ASSERT_EQ(test, driver_register(drv), 0);
+
+	if (what == PPT_CHILD_FROM_KTHREAD) {
+		parent = platform_device_register_simple("pprobe-test-holder",
+							 0, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+		KUNIT_EXPECT_EQ(test, ppt_register_children(&parent->dev, bus), 0);
+	} else {
+		parent = platform_device_register_data(NULL, "pprobe-test-parent",
+						       0, &bus, sizeof(bus));
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	}
+	wait_for_device_probe();
+
+	for (i = 0; i < PPT_CHILD_N; i++) {
+		struct ppt_child *c = ppt_children[i];
+
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_PTR_EQ(test, c->dev.driver, drv);
+		KUNIT_EXPECT_EQ_MSG(test, c->index, i,
+				    "case %d: child %d numbered out of order", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, c->bound_at_register, !parallel,
+				    "case %d: child %d bound when registered", what, i);
+		/* a worker may go on with a child once the parent is bound */
+		if (!parallel)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, c->probed_by,
+						ppt_child_registrar[i],
+						"case %d: child %d not probed by its registrar",
+						what, i);
+		KUNIT_EXPECT_EQ_MSG(test, c->in_worker, parallel ||
+				    what != PPT_CHILD_FROM_KTHREAD,
+				    "case %d: child %d probed in a worker", what, i);
+	}
+
+	for (i = PPT_CHILD_N - 1; i >= 0; i--)
+		if (ppt_children[i])
+			device_unregister(&ppt_children[i]->dev);
+	platform_device_unregister(parent);
+	driver_unregister(drv);
+	bus_unregister(bus);
+	ida_destroy(&ppt_child_ida);
+}
+
+static void ppt_default_probe_type(struct kunit *test)
+{
+	struct rnd_state rnd;
+	int run;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_parent_driver), 0);
+	for (run = 0; run < 5; run++) {
+		ppt_default_case(test, PPT_CHILD_PARALLEL);
+		ppt_default_case(test, PPT_CHILD_LOCKED_BUS);
+		ppt_default_case(test, PPT_CHILD_FORCE_SYNC);
+		ppt_default_case(test, PPT_CHILD_FROM_KTHREAD);
+	}
+	platform_driver_unregister(&ppt_parent_driver);
 }
 
 static struct kunit_case parallel_probe_cases[] = {
@@ -879,6 +1338,9 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_shutdown_in_flight),
 	KUNIT_CASE(ppt_local_quick),
 	KUNIT_CASE(ppt_local_sleeping),
+	KUNIT_CASE(ppt_names_in_order),
+	KUNIT_CASE(ppt_request_module),
+	KUNIT_CASE(ppt_default_probe_type),
 	{}
 };
 
