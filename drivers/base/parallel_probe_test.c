@@ -21,6 +21,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/pm_domain.h>
 #include <linux/pm_runtime.h>
 #include <linux/prandom.h>
 #include <linux/random.h>
@@ -885,6 +886,71 @@ static void ppt_local_sleeping(struct kunit *test)
 }
 
 /*
+ * wait_for_device_probe() waits for probes that are in flight but not in
+ * a driver's probe yet: here the probe helper is resuming the device's
+ * parent, whose runtime resume takes a while, so the driver core's own
+ * probe count is still 0.
+ */
+static atomic_t ppt_slow_probes;
+
+static int ppt_slow_resume(struct device *dev)
+{
+	msleep(100);
+	return 0;
+}
+
+static struct dev_pm_domain ppt_slow_domain = {
+	.ops = { SET_RUNTIME_PM_OPS(NULL, ppt_slow_resume, NULL) },
+};
+
+static int ppt_slow_probe(struct platform_device *pdev)
+{
+	atomic_inc(&ppt_slow_probes);
+	return 0;
+}
+
+static struct platform_driver ppt_slow_driver = {
+	.probe = ppt_slow_probe,
+	.driver = {
+		.name = "pprobe-test-slow",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_wait_for_device_probe(struct kunit *test)
+{
+	struct platform_device *parent, *child;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_slow_probes, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_slow_driver), 0);
+
+	parent = platform_device_register_simple("pprobe-test-holder", 1,
+						 NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	dev_pm_domain_set(&parent->dev, &ppt_slow_domain);
+	pm_runtime_set_suspended(&parent->dev);
+	pm_runtime_enable(&parent->dev);
+
+	child = platform_device_alloc("pprobe-test-slow", 0);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	child->dev.parent = &parent->dev;
+	KUNIT_ASSERT_EQ(test, platform_device_add(child), 0);
+
+	wait_for_device_probe();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_slow_probes), 1,
+			    "wait_for_device_probe() returned before a queued probe ran");
+	KUNIT_EXPECT_PTR_EQ(test, child->dev.driver, &ppt_slow_driver.driver);
+
+	platform_device_unregister(child);
+	pm_runtime_disable(&parent->dev);
+	dev_pm_domain_set(&parent->dev, NULL);
+	platform_device_unregister(parent);
+	platform_driver_unregister(&ppt_slow_driver);
+}
+
+/*
  * Names.  Each probe of these drivers takes the lowest free number of
  * its driver's ida, as virtio-blk, mmc and sd take their disk index,
  * after a random delay (a probe waiting on hardware before it registers
@@ -973,6 +1039,17 @@ static struct ppt_namer ppt_namers[2] = {
 	  .named_early = true },
 };
 
+static int ppt_namer_register(int d)
+{
+	return platform_driver_register(&ppt_namers[d].pdrv);
+}
+
+static struct platform_device *ppt_namer_add(int d, int i)
+{
+	return platform_device_register_simple(ppt_namers[d].pdrv.driver.name,
+					       i, NULL, 0);
+}
+
 static void ppt_names_in_order(struct kunit *test)
 {
 	struct platform_device *pdev[2][PPT_NAME_N];
@@ -996,12 +1073,10 @@ static void ppt_names_in_order(struct kunit *test)
 		 * asking for its own.
 		 */
 		for (i = 0; i < PPT_NAME_N; i++) {
-			if (i == PPT_NAME_N / 2)
-				for (d = 0; d < 2; d++)
-					KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_namers[d].pdrv), 0);
+			for (d = 0; d < 2 && i == PPT_NAME_N / 2; d++)
+				KUNIT_ASSERT_EQ(test, ppt_namer_register(d), 0);
 			for (d = 0; d < 2; d++) {
-				pdev[d][i] = platform_device_register_simple(ppt_namers[d].pdrv.driver.name,
-									     i, NULL, 0);
+				pdev[d][i] = ppt_namer_add(d, i);
 				KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[d][i]));
 			}
 		}
@@ -1184,10 +1259,12 @@ static struct task_struct *ppt_child_registrar[PPT_CHILD_N];
 static int ppt_child_probe(struct device *dev)
 {
 	struct ppt_child *c = container_of(dev, struct ppt_child, dev);
+	unsigned int us = get_random_u32_below(1000);
 
 	c->probed_by = current;
 	c->in_worker = ppt_in_probe_worker();
-	usleep_range(10 + get_random_u32_below(1000), 1100);
+	/* a narrow range: usleep_range() tends to sleep up to its maximum */
+	usleep_range(us + 10, us + 20);
 	c->index = ida_alloc(&ppt_child_ida, GFP_KERNEL);
 	return 0;
 }
@@ -1338,6 +1415,7 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_shutdown_in_flight),
 	KUNIT_CASE(ppt_local_quick),
 	KUNIT_CASE(ppt_local_sleeping),
+	KUNIT_CASE(ppt_wait_for_device_probe),
 	KUNIT_CASE(ppt_names_in_order),
 	KUNIT_CASE(ppt_request_module),
 	KUNIT_CASE(ppt_default_probe_type),
