@@ -957,7 +957,11 @@ static void ppt_wait_for_device_probe(struct kunit *test)
  * its disk).  The numbers must follow the order the devices were
  * registered in, in every run, while the probes of the two drivers, two
  * naming domains, overlap.  With driver_pprobe_named() right after the
- * number is taken, the probes of one driver overlap too.
+ * number is taken, the probes of one driver overlap too.  The drivers
+ * have the default probe type, which the scheduler makes asynchronous,
+ * and a parent's probe, in a worker, registers them and their devices.
+ * A third driver asks for asynchronous probing: as in mainline, its
+ * probes are not ordered, and overlap.
  */
 #define PPT_NAME_N	6
 #define PPT_NAME_RUNS	20
@@ -971,10 +975,16 @@ struct ppt_namer {
 	spinlock_t lock;	/* rnd */
 };
 
+#define PPT_NAMERS	3
+static struct ppt_namer ppt_namers[PPT_NAMERS];
+
 static atomic_t ppt_name_running;
 static atomic_t ppt_name_max_running;
-/* most probes of one driver at once, without and with the naming point */
-static atomic_t ppt_name_max_same[2];
+/*
+ * most probes of one driver at once: without and with the naming point,
+ * and asynchronous
+ */
+static atomic_t ppt_name_max_same[3];
 
 static void ppt_note_max(atomic_t *max, int now)
 {
@@ -998,14 +1008,14 @@ static int ppt_name_probe(struct platform_device *pdev)
 {
 	struct ppt_namer *nm = container_of(pdev->dev.driver, struct ppt_namer,
 					    pdrv.driver);
-	static atomic_t same[2];
-	atomic_t *mine = &same[nm->named_early];
+	static atomic_t same[3];
+	int d = nm - ppt_namers;
+	atomic_t *mine = &same[d];
 	int idx;
 
 	ppt_note_max(&ppt_name_max_running,
 		     atomic_inc_return(&ppt_name_running));
-	ppt_note_max(&ppt_name_max_same[nm->named_early],
-		     atomic_inc_return(mine));
+	ppt_note_max(&ppt_name_max_same[d], atomic_inc_return(mine));
 
 	usleep_range(ppt_namer_delay(nm) + 10, ppt_namer_delay(nm) + 2020);
 	idx = ida_alloc(&nm->ida, GFP_KERNEL);
@@ -1029,14 +1039,15 @@ static int ppt_name_remove(struct platform_device *pdev)
 	return 0;
 }
 
-static struct ppt_namer ppt_namers[2] = {
+static struct ppt_namer ppt_namers[PPT_NAMERS] = {
 	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
-		    .driver = { .name = "pprobe-test-name-a",
-				.probe_type = PROBE_PREFER_ASYNCHRONOUS } } },
+		    .driver = { .name = "pprobe-test-name-a" } } },
 	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
-		    .driver = { .name = "pprobe-test-name-b",
-				.probe_type = PROBE_PREFER_ASYNCHRONOUS } },
+		    .driver = { .name = "pprobe-test-name-b" } },
 	  .named_early = true },
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-c",
+				.probe_type = PROBE_PREFER_ASYNCHRONOUS } } },
 };
 
 static int ppt_namer_register(int d)
@@ -1044,22 +1055,62 @@ static int ppt_namer_register(int d)
 	return platform_driver_register(&ppt_namers[d].pdrv);
 }
 
-static struct platform_device *ppt_namer_add(int d, int i)
+static struct platform_device *
+ppt_namer_add(struct device *parent, int d, int i)
 {
-	return platform_device_register_simple(ppt_namers[d].pdrv.driver.name,
-					       i, NULL, 0);
+	return platform_device_register_data(parent,
+					     ppt_namers[d].pdrv.driver.name,
+					     i, NULL, 0);
 }
+
+static struct platform_device *ppt_name_pdev[PPT_NAMERS][PPT_NAME_N];
+
+/*
+ * Half the devices come before the drivers, whose registration asks for
+ * their probes, half after, each asking for its own.  The first device of
+ * each driver is a child of this one, and waits, parked, until this probe
+ * has ended: it must keep its place, and take the first number.
+ */
+static int ppt_name_parent_probe(struct platform_device *pdev)
+{
+	int d, i, ret;
+
+	for (i = 0; i < PPT_NAME_N; i++) {
+		for (d = 0; d < PPT_NAMERS && i == PPT_NAME_N / 2; d++) {
+			ret = ppt_namer_register(d);
+			if (ret)
+				return ret;
+		}
+		for (d = 0; d < PPT_NAMERS; d++) {
+			ppt_name_pdev[d][i] =
+				ppt_namer_add(i ? NULL : &pdev->dev, d, i);
+			if (IS_ERR(ppt_name_pdev[d][i]))
+				return PTR_ERR(ppt_name_pdev[d][i]);
+		}
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_name_parent_driver = {
+	.probe = ppt_name_parent_probe,
+	.driver = {
+		.name = "pprobe-test-name-parent",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
 
 static void ppt_names_in_order(struct kunit *test)
 {
-	struct platform_device *pdev[2][PPT_NAME_N];
-	unsigned int run, out_of_order = 0;
+	struct platform_device *(*pdev)[PPT_NAME_N] = ppt_name_pdev;
+	unsigned int run, out_of_order = 0, first_late = 0;
+	struct platform_device *parent;
 	struct rnd_state rnd;
 	int d, i;
 
 	ppt_init(test, &rnd);
 	atomic_set(&ppt_name_max_running, 0);
-	for (d = 0; d < 2; d++) {
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_name_parent_driver), 0);
+	for (d = 0; d < PPT_NAMERS; d++) {
 		atomic_set(&ppt_name_max_same[d], 0);
 		ida_init(&ppt_namers[d].ida);
 		spin_lock_init(&ppt_namers[d].lock);
@@ -1067,44 +1118,46 @@ static void ppt_names_in_order(struct kunit *test)
 	}
 
 	for (run = 0; run < PPT_NAME_RUNS; run++) {
-		/*
-		 * Half the devices come before the drivers, whose
-		 * registration asks for their probes, half after, each
-		 * asking for its own.
-		 */
-		for (i = 0; i < PPT_NAME_N; i++) {
-			for (d = 0; d < 2 && i == PPT_NAME_N / 2; d++)
-				KUNIT_ASSERT_EQ(test, ppt_namer_register(d), 0);
-			for (d = 0; d < 2; d++) {
-				pdev[d][i] = ppt_namer_add(d, i);
-				KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[d][i]));
-			}
-		}
+		memset(ppt_name_pdev, 0, sizeof(ppt_name_pdev));
+		parent = platform_device_register_simple("pprobe-test-name-parent",
+							 0, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
 		wait_for_device_probe();
+		KUNIT_ASSERT_PTR_EQ(test, parent->dev.driver,
+				    &ppt_name_parent_driver.driver);
 
-		for (d = 0; d < 2; d++)
+		for (d = 0; d < PPT_NAMERS; d++)
 			for (i = 0; i < PPT_NAME_N; i++) {
 				KUNIT_EXPECT_PTR_EQ(test, pdev[d][i]->dev.driver,
 						    &ppt_namers[d].pdrv.driver);
-				if (ppt_namers[d].index[i] != i)
+				if (d < 2 && ppt_namers[d].index[i] != i)
 					out_of_order++;
 			}
+		/* the parked first device took its number after the others */
+		for (d = 0; d < 2; d++)
+			if (ppt_namers[d].index[0] == PPT_NAME_N - 1)
+				first_late++;
 		KUNIT_EXPECT_EQ_MSG(test, out_of_order, 0,
 				    "run %u: numbers not in registration order", run);
 
-		for (d = 0; d < 2; d++) {
+		for (d = 0; d < PPT_NAMERS; d++) {
 			platform_driver_unregister(&ppt_namers[d].pdrv);
 			for (i = 0; i < PPT_NAME_N; i++)
 				platform_device_unregister(pdev[d][i]);
 		}
+		platform_device_unregister(parent);
 		if (out_of_order)
 			break;
 	}
+	platform_driver_unregister(&ppt_name_parent_driver);
 	/* naming domains do not wait for each other */
 	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_running), 1);
 	/* a domain's probes run one at a time, up to their naming point */
 	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_name_max_same[0]), 1);
 	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_same[1]), 1);
+	/* drivers asking for asynchronous probing are not ordered */
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_same[2]), 1);
+	KUNIT_EXPECT_EQ(test, first_late, 0);
 	kunit_info(test, "%u runs, up to %d probes at once\n", run,
 		   atomic_read(&ppt_name_max_running));
 }
@@ -1116,7 +1169,8 @@ static void ppt_names_in_order(struct kunit *test)
  * run as one would wait for the module that waits for it.  This probe
  * does what the two sides do: it checks the warning's condition, and asks
  * a thread, in place of modprobe, to schedule async work and wait for all
- * async work, as a module's init does; the thread must come back.
+ * async work and for the probes of the load, as loading a module does;
+ * the thread must come back.
  */
 #define PPT_MODLOAD_N	3
 
@@ -1134,8 +1188,12 @@ static void ppt_module_async_work(void *data, async_cookie_t cookie)
 
 static int ppt_module_init_thread(void *data)
 {
+	struct pprobe_loader load;
+
+	driver_pprobe_load_begin(&load, &load);
 	async_schedule(ppt_module_async_work, NULL);
 	async_synchronize_full();
+	driver_pprobe_load_end(&load, true);
 	complete(data);
 	return 0;
 }
@@ -1406,6 +1464,245 @@ static void ppt_default_probe_type(struct kunit *test)
 	platform_driver_unregister(&ppt_parent_driver);
 }
 
+/*
+ * Module removal.  The device's release function stands for one in a
+ * module (virtio_pci_release_dev(), say): the device is removed while
+ * its probe is running, so the worker holds its last reference, and
+ * driver_pprobe_drain(), which delete_module() runs through the module
+ * notifier, must not return before the release has run.
+ */
+static atomic_t ppt_mod_released;
+
+static void ppt_mod_release(struct device *dev)
+{
+	atomic_inc(&ppt_mod_released);
+	kfree(dev);
+}
+
+static int ppt_mod_probe(struct device *dev)
+{
+	msleep(50);
+	return 0;
+}
+
+static struct device_driver ppt_mod_driver = {
+	.name = "pprobe-test-mod",
+	.bus = &ppt_bus,
+	.probe = ppt_mod_probe,
+	.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+};
+
+static void ppt_module_removal(struct kunit *test)
+{
+	struct rnd_state rnd;
+	struct device *dev;
+	int run;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, bus_register(&ppt_bus), 0);
+	KUNIT_ASSERT_EQ(test, driver_register(&ppt_mod_driver), 0);
+	for (run = 0; run < 5; run++) {
+		atomic_set(&ppt_mod_released, 0);
+		dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, dev);
+		device_initialize(dev);
+		dev->bus = &ppt_bus;
+		dev->release = ppt_mod_release;
+		dev_set_name(dev, "pprobe-test-mod.%d", run);
+		KUNIT_ASSERT_EQ(test, device_add(dev), 0);
+		/* the probe is running (sleeping) when the device goes */
+		device_unregister(dev);
+		driver_pprobe_drain();
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_mod_released), 1,
+				    "run %d: the release ran after the drain", run);
+		/* let a late release happen before the counter is reset */
+		msleep(100);
+	}
+	driver_unregister(&ppt_mod_driver);
+	bus_unregister(&ppt_bus);
+}
+
+/*
+ * Retries.  A consumer defers (its supplier declares no device link),
+ * and the supplier's probe, in a worker, binds it late; the retry that
+ * binding triggers is queued on the deferred probe work, and probes the
+ * consumer in a worker again.  wait_for_device_probe(), which the end of
+ * the initcalls uses too, must wait for that round as well.
+ */
+static bool ppt_retry_supplier_bound;
+static atomic_t ppt_retry_bound;
+
+static int ppt_retry_consumer_probe(struct platform_device *pdev)
+{
+	if (!READ_ONCE(ppt_retry_supplier_bound))
+		return -EPROBE_DEFER;
+	msleep(50);
+	atomic_inc(&ppt_retry_bound);
+	return 0;
+}
+
+static int ppt_retry_supplier_probe(struct platform_device *pdev)
+{
+	msleep(50);
+	WRITE_ONCE(ppt_retry_supplier_bound, true);
+	return 0;
+}
+
+static struct platform_driver ppt_retry_consumer_driver = {
+	.probe = ppt_retry_consumer_probe,
+	.driver = {
+		.name = "pprobe-test-retry-c",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static struct platform_driver ppt_retry_supplier_driver = {
+	.probe = ppt_retry_supplier_probe,
+	.driver = {
+		.name = "pprobe-test-retry-s",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_wait_for_retries(struct kunit *test)
+{
+	struct platform_device *consumer, *supplier;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	WRITE_ONCE(ppt_retry_supplier_bound, false);
+	atomic_set(&ppt_retry_bound, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_consumer_driver), 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_supplier_driver), 0);
+
+	consumer = platform_device_register_simple("pprobe-test-retry-c", 0,
+						   NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(consumer));
+	wait_for_device_probe();
+	KUNIT_EXPECT_NULL(test, consumer->dev.driver);
+
+	supplier = platform_device_register_simple("pprobe-test-retry-s", 0,
+						   NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(supplier));
+	wait_for_device_probe();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_retry_bound), 1,
+			    "wait_for_device_probe() returned before the retry its probes triggered");
+	KUNIT_EXPECT_PTR_EQ(test, consumer->dev.driver,
+			    &ppt_retry_consumer_driver.driver);
+
+	platform_device_unregister(consumer);
+	platform_device_unregister(supplier);
+	platform_driver_unregister(&ppt_retry_supplier_driver);
+	platform_driver_unregister(&ppt_retry_consumer_driver);
+}
+
+/*
+ * Workers are known by their task.  A work function may free its work
+ * item, whose memory may then hold anything, also the address of the
+ * scheduler's work function: here a foreign work function puts that
+ * address in its own item.  Its kernel thread is still not a worker of
+ * the scheduler, so a driver with the default probe type is probed
+ * synchronously for it.
+ */
+static work_func_t ppt_sched_work_fn;
+static bool ppt_foreign_wanted;
+
+static int ppt_workfn_probe(struct platform_device *pdev)
+{
+	struct work_struct *work = current_work();
+
+	ppt_sched_work_fn = work ? work->func : NULL;
+	return 0;
+}
+
+static struct platform_driver ppt_workfn_driver = {
+	.probe = ppt_workfn_probe,
+	.driver = {
+		.name = "pprobe-test-workfn",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_foreign_work_fn(struct work_struct *work)
+{
+	work->func = ppt_sched_work_fn;
+	ppt_foreign_wanted = driver_pprobe_wanted(&ppt_child_driver);
+}
+
+static void ppt_foreign_work(struct kunit *test)
+{
+	struct platform_device *pdev;
+	struct work_struct work;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_workfn_driver), 0);
+	pdev = platform_device_register_simple("pprobe-test-workfn", 0, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pdev));
+	wait_for_device_probe();
+	KUNIT_ASSERT_NOT_NULL(test, ppt_sched_work_fn);
+
+	ppt_foreign_wanted = true;
+	INIT_WORK_ONSTACK(&work, ppt_foreign_work_fn);
+	queue_work(system_wq, &work);
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+	KUNIT_EXPECT_FALSE_MSG(test, ppt_foreign_wanted,
+			       "a foreign worker was taken for the scheduler's by its work item");
+
+	platform_device_unregister(pdev);
+	platform_driver_unregister(&ppt_workfn_driver);
+}
+
+/*
+ * Module loads.  What a module's init asks for is probed before the load
+ * returns, as async_synchronize_full() makes it without the scheduler,
+ * so that "modprobe x" and then using the device keeps working.  The
+ * test thread plays modprobe.
+ */
+static atomic_t ppt_load_probes;
+
+static int ppt_load_probe(struct platform_device *pdev)
+{
+	msleep(50);
+	atomic_inc(&ppt_load_probes);
+	return 0;
+}
+
+static struct platform_driver ppt_load_driver = {
+	.probe = ppt_load_probe,
+	.driver = {
+		.name = "pprobe-test-load",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_module_load_waits(struct kunit *test)
+{
+	struct platform_device *pdev[2];
+	struct pprobe_loader load;
+	struct rnd_state rnd;
+	int i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_load_probes, 0);
+	driver_pprobe_load_begin(&load, test);
+	for (i = 0; i < 2; i++) {
+		pdev[i] = platform_device_register_simple("pprobe-test-load", i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_load_driver), 0);
+	KUNIT_EXPECT_TRUE(test, driver_pprobe_load_end(&load, true));
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_load_probes), 2,
+			    "the load returned before the probes its init asked for");
+
+	wait_for_device_probe();
+	platform_driver_unregister(&ppt_load_driver);
+	for (i = 0; i < 2; i++)
+		platform_device_unregister(pdev[i]);
+}
+
 static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_random_graphs),
 	KUNIT_CASE(ppt_driver_unregister_in_flight),
@@ -1419,6 +1716,10 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_names_in_order),
 	KUNIT_CASE(ppt_request_module),
 	KUNIT_CASE(ppt_default_probe_type),
+	KUNIT_CASE(ppt_module_removal),
+	KUNIT_CASE(ppt_wait_for_retries),
+	KUNIT_CASE(ppt_foreign_work),
+	KUNIT_CASE(ppt_module_load_waits),
 	{}
 };
 
