@@ -1256,7 +1256,7 @@ static void ppt_request_module(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_async), 0,
 			    "a probe ran in an async entry: request_module() warns there");
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_hung), 0,
-			    "a module's async_synchronize_full() waited for the probe loading it");
+			    "a module's load waited for the probe loading it");
 	for (i = 0; i < PPT_MODLOAD_N; i++)
 		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
 				    &ppt_modload_driver.driver);
@@ -1527,10 +1527,38 @@ static void ppt_module_removal(struct kunit *test)
  * and the supplier's probe, in a worker, binds it late; the retry that
  * binding triggers is queued on the deferred probe work, and probes the
  * consumer in a worker again.  wait_for_device_probe(), which the end of
- * the initcalls uses too, must wait for that round as well.
+ * the initcalls uses too, must wait for that round as well.  A device
+ * that deferred before it, with a synchronous driver, is retried first,
+ * and its parent's runtime resume, which the driver core's probe count
+ * does not cover, takes a while: the consumer's retry is asked for late
+ * in the round.
  */
+static int ppt_retry_suspend(struct device *dev)
+{
+	return 0;
+}
+
+static struct dev_pm_domain ppt_retry_domain = {
+	.ops = { SET_RUNTIME_PM_OPS(ppt_retry_suspend, ppt_slow_resume, NULL) },
+};
+
 static bool ppt_retry_supplier_bound;
 static atomic_t ppt_retry_bound;
+
+static int ppt_retry_blocker_probe(struct platform_device *pdev)
+{
+	if (!READ_ONCE(ppt_retry_supplier_bound))
+		return -EPROBE_DEFER;
+	return 0;
+}
+
+static struct platform_driver ppt_retry_blocker_driver = {
+	.probe = ppt_retry_blocker_probe,
+	.driver = {
+		.name = "pprobe-test-retry-b",
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
 
 static int ppt_retry_consumer_probe(struct platform_device *pdev)
 {
@@ -1566,15 +1594,26 @@ static struct platform_driver ppt_retry_supplier_driver = {
 
 static void ppt_wait_for_retries(struct kunit *test)
 {
-	struct platform_device *consumer, *supplier;
+	struct platform_device *consumer, *supplier, *blocker, *holder;
 	struct rnd_state rnd;
 
 	ppt_init(test, &rnd);
 	WRITE_ONCE(ppt_retry_supplier_bound, false);
 	atomic_set(&ppt_retry_bound, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_blocker_driver), 0);
 	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_consumer_driver), 0);
 	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_supplier_driver), 0);
 
+	holder = platform_device_register_simple("pprobe-test-holder", 2,
+						 NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(holder));
+	dev_pm_domain_set(&holder->dev, &ppt_retry_domain);
+	pm_runtime_set_suspended(&holder->dev);
+	pm_runtime_enable(&holder->dev);
+	blocker = platform_device_alloc("pprobe-test-retry-b", 0);
+	KUNIT_ASSERT_NOT_NULL(test, blocker);
+	blocker->dev.parent = &holder->dev;
+	KUNIT_ASSERT_EQ(test, platform_device_add(blocker), 0);
 	consumer = platform_device_register_simple("pprobe-test-retry-c", 0,
 						   NULL, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(consumer));
@@ -1591,9 +1630,14 @@ static void ppt_wait_for_retries(struct kunit *test)
 			    &ppt_retry_consumer_driver.driver);
 
 	platform_device_unregister(consumer);
+	platform_device_unregister(blocker);
+	pm_runtime_disable(&holder->dev);
+	dev_pm_domain_set(&holder->dev, NULL);
+	platform_device_unregister(holder);
 	platform_device_unregister(supplier);
 	platform_driver_unregister(&ppt_retry_supplier_driver);
 	platform_driver_unregister(&ppt_retry_consumer_driver);
+	platform_driver_unregister(&ppt_retry_blocker_driver);
 }
 
 /*
