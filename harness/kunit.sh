@@ -34,7 +34,7 @@ python3 tools/testing/kunit/kunit.py run --arch um --build_dir "$build" \
 	--make_options CC="ccache gcc" "${args[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
-summary=$(grep -o 'Ran [0-9]* tests: .*' "$log" | tail -n 1)
+summary=$(grep -a -o 'Ran [0-9]* tests: .*' "$log" | tail -n 1)
 passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 crashed=$(echo "$summary" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
@@ -67,7 +67,7 @@ fi
 # The KUnit executor (the init task, "swapper" on UML) sleeps while a
 # long test runs, and the hung task detector names it: only a test's own
 # tasks blocked that long are a hang.
-problems=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|blocked for more than|Kernel panic' \
+problems=$(grep -a -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|blocked for more than|Kernel panic' \
 	"$build/test.log" 2>/dev/null | grep -v 'INFO: task swapper[/0-9]*:1 blocked')
 if [ -n "$problems" ]; then
 	echo "kunit: kernel log problems:"

@@ -62,10 +62,29 @@ for step in "${steps[@]}"; do
 		recap+=("$name: $p passed, $f failed (rc $rc)")
 		while IFS= read -r l; do
 			recap+=("    $l")
+		# kunit.py prints the log of a failed case before its
+		# [FAILED] line: keep its first line, which often says what
+		# the case measured, and each failed expectation with the
+		# two lines of values after it, at most 7 lines a case.
 		done < <(awk '/^kunit: kernel log problems/ { n = 4 }
+			/\[(PASSED|SKIPPED)\]|====/ { nb = 0; k = 0 }
+			/^\[[0-9:]*\]     / {
+				l = $0; sub(/^\[[0-9:]*\] */, "  ", l)
+				if (l ~ /(EXPECTATION|ASSERTION) FAILED/)
+					k = 3
+				if ((!nb || k) && nb < 7)
+					b[nb++] = l
+				if (k)
+					k--
+			}
+			/\[(FAILED|CRASHED)\]/ {
+				for (i = 0; i < nb; i++)
+					print b[i]
+				nb = 0; k = 0
+			}
 			/^FAIL |^kunit: no summary|^kunit: skip where|\[(FAILED|CRASHED)\]/ { print }
 			n && n-- { print }' \
-			"$logs/$name.log" | head -n 8)
+			"$logs/$name.log" | head -n 16)
 	fi
 	if [ "$s" != 0 ]; then
 		echo "    $name: $p passed, $f failed, $s skipped (${secs} s)"

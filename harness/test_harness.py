@@ -628,6 +628,44 @@ class TestAll(unittest.TestCase):
             x.split(' (')[0] for x in out])
 
 
+    def test_failed_case_log_recapped(self):
+        """The recap at the end, all that CI shows, holds what a failed
+        KUnit case logged: what it measured and what it expected."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        results = os.path.join(tmp.name, 'out', 'results')
+        make = os.path.join(tmp.name, 'make')
+        log = ('[07:09:22]     # t_ok: logged by a case that passed\n'
+               '[07:09:22] [PASSED] t_ok\n'
+               '[07:09:27]     # t_bad: measured 1160 per 1000\n'
+               '[07:09:27]     # t_bad: more of what it measured\n'
+               '[07:09:27]     # t_bad: and more\n'
+               '[07:09:27]     # t_bad: EXPECTATION FAILED at t.c:9\n'
+               '[07:09:27]     Expected a <= b, but\n'
+               '[07:09:27]         a == 1160\n'
+               '[07:09:27] [FAILED] t_bad\n')
+        with open(make, 'w') as f:
+            f.write('#!/bin/bash\nshift\nname=${1}${2:+-${2#ARCH=}}\n'
+                    '[ "$name" = tree ] && exit 0\n'
+                    'if [ $name = kunit ]; then printf "%s"; '
+                    'echo "kunit: 5 passed, 1 failed" > "%s/$name"; '
+                    'exit 1; fi\n'
+                    'echo "$name: 1 passed, 0 failed" > "%s/$name"\n'
+                    % (log, results, results))
+        os.chmod(make, 0o755)
+        res = subprocess.run(['bash', os.path.join(HERE, 'test-all.sh'),
+                              make, results], capture_output=True, text=True)
+        out = res.stdout.splitlines()
+        self.assertEqual(res.returncode, 1)
+        recap = out[out.index('=== failed:'):]
+        self.assertIn('          # t_bad: measured 1160 per 1000', recap)
+        self.assertIn('          Expected a <= b, but', recap)
+        self.assertIn('          a == 1160', recap)
+        self.assertNotIn('          # t_bad: and more', recap)
+        self.assertNotIn('          # t_ok: logged by a case that passed',
+                         recap)
+
+
 def main():
     suite = unittest.defaultTestLoader.loadTestsFromModule(
         sys.modules[__name__])

@@ -65,12 +65,14 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "spare_blocks %u\n", j->nspare);
 	seq_printf(m, "ebt_changes %lu\n", j->ebt_nr);
 	seq_printf(m, "ebt_hints_lost %lu\n", j->ebt_lost);
+	seq_printf(m, "ebt_state_changes %lu\n", j->ebt_states);
 	seq_printf(m, "gc_runs %lu\n", j->gc.runs);
 	seq_printf(m, "gc_blocks %lu\n", j->gc.blocks);
 	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "commit_index_bytes %llu\n", j->gc.index_bytes);
 	seq_printf(m, "commit_table_bytes %llu\n", j->gc.table_bytes);
+	seq_printf(m, "commit_table_deferred %lu\n", j->gc.table_deferred);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
 	seq_printf(m, "gc_scrubbed %lu\n", j->gc.scrubbed);
 	seq_printf(m, "wl_moves %lu\n", j->gc.wl_moves);

@@ -168,8 +168,11 @@ struct sffs_op {
 static int sffs_op_dent(struct sffs_op *op, const struct sffs_ckey *key,
 			const struct qstr *name, struct inode *inode)
 {
-	int err = sffs_dent_node(key, name, inode, &op->wn[op->n]);
+	int err;
 
+	if (WARN_ON(op->n == SFFS_MAX_GROUP))
+		return -EINVAL;
+	err = sffs_dent_node(key, name, inode, &op->wn[op->n]);
 	if (!err)
 		op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
 	return err;
@@ -186,6 +189,8 @@ static int sffs_op_inode(struct sffs_op *op, struct inode *inode)
 		    le64_to_cpu(in->key.ino) == inode->i_ino)
 			return 0;
 	}
+	if (WARN_ON(op->n == SFFS_MAX_GROUP))
+		return -EINVAL;
 	err = sffs_inode_node(inode, &op->wn[op->n]);
 	if (err)
 		return err;
@@ -207,6 +212,24 @@ static int sffs_op_inode(struct sffs_op *op, struct inode *inode)
 	return err;
 }
 
+/*
+ * An O_TMPFILE file gets its first name: its orphan record goes in the
+ * same operation, or the next mount would delete a file a name reaches.
+ */
+static int sffs_op_unorphan(struct sffs_op *op, struct inode *inode)
+{
+	int err;
+
+	if (WARN_ON(op->n == SFFS_MAX_GROUP))
+		return -EINVAL;
+	err = sffs_orphan_node(inode, &op->wn[op->n]);
+	if (!err) {
+		op->wn[op->n].flags = SFFS_ORPHAN_FL_DELETE;
+		op->bytes += ALIGN(op->wn[op->n++].len, SFFS_NODE_ALIGN);
+	}
+	return err;
+}
+
 static void sffs_op_free(struct sffs_op *op)
 {
 	while (op->n)
@@ -216,8 +239,16 @@ static void sffs_op_free(struct sffs_op *op)
 static int sffs_op_commit(struct sffs_info *c, struct sffs_op *op,
 			  bool deleting)
 {
-	int i, err = sffs_space(c, op->bytes, deleting);
+	int i, err;
 
+	/*
+	 * sffs_symlink_max() keeps the largest operation within half an
+	 * erase block; symlinks made before it counted the whiteout of a
+	 * rename can still be too long for one: refuse, never half-journal.
+	 */
+	if (op->bytes > c->io.erase_size / 2)
+		return -ENAMETOOLONG;
+	err = sffs_space(c, op->bytes, deleting);
 	if (!err)
 		err = sffs_journal_write(&c->j, op->wn, op->n);
 	for (i = 0; !err && i < op->n; i++)
@@ -331,35 +362,92 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 {
 	struct sffs_info *c = SFFS_SB(dir->i_sb);
 	struct inode *inode = d_inode(old_dentry);
+	/* only an O_TMPFILE file has no link here: the VFS checks I_LINKABLE */
+	bool tmpfile = !inode->i_nlink;
 	struct sffs_op op = {};
 	struct sffs_dent d;
 	int err;
 
-	inc_nlink(inode);
-	inode->i_ctime = current_time(inode);
-	dir->i_ctime = inode->i_ctime;
-	dir->i_mtime = inode->i_ctime;
+	/*
+	 * The link count changes under the mutex, after the checks, and goes
+	 * back under it if the operation fails: write_inode() journals the
+	 * count under the same mutex, and must never see the one of a link
+	 * that did not happen (for a tmpfile, a count of one beside its
+	 * orphan record: a mount would keep it, nameless, for ever).
+	 */
 	mutex_lock(&c->mutex);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
 	if (!err && (d.s.found || d.s.free_coll == ~0U))
 		err = d.s.found ? -EEXIST : -ENOSPC;
-	if (!err)
-		err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
+	if (err)
+		goto out;
+	inc_nlink(inode);
+	inode->i_ctime = current_time(inode);
+	dir->i_ctime = inode->i_ctime;
+	dir->i_mtime = inode->i_ctime;
+	err = sffs_op_dent(&op, &d.s.key, &dentry->d_name, inode);
 	if (!err)
 		err = sffs_op_inode(&op, inode);
+	if (!err && tmpfile)
+		err = sffs_op_unorphan(&op, inode);
 	if (!err)
 		err = sffs_op_inode(&op, dir);
 	if (!err)
 		err = sffs_op_commit(c, &op, false);
+	if (err)
+		drop_nlink(inode);
+out:
 	mutex_unlock(&c->mutex);
 	sffs_op_free(&op);
-	if (err) {
-		drop_nlink(inode);
+	if (err)
 		return err;
-	}
 	ihold(inode);
 	d_instantiate(dentry, inode);
 	return 0;
+}
+
+/*
+ * An O_TMPFILE file: an inode without a name.  Its inode node says it has
+ * no link, and the same operation puts it on the orphan list, so that a
+ * power cut before it is named or closed leaves nothing behind: the next
+ * mount deletes it as it deletes any file unlinked while open, and its
+ * last close deletes it otherwise.  linkat() names it and takes it off
+ * the list in one operation (sffs_link()); the VFS allows that only
+ * without O_EXCL, which leaves I_LINKABLE clear.  The directory does not
+ * change: nothing in it names the file.
+ */
+static int sffs_tmpfile(struct user_namespace *mnt_userns, struct inode *dir,
+			struct file *file, umode_t mode)
+{
+	struct sffs_info *c = SFFS_SB(dir->i_sb);
+	struct sffs_op op = {};
+	struct inode *inode;
+	int err;
+
+	inode = sffs_new_inode(dir, mode);
+	if (IS_ERR(inode))
+		return PTR_ERR(inode);
+	/*
+	 * Journaled without links, before the VFS sees the inode: writeback
+	 * cannot journal an inode node of it without its orphan record
+	 * first.  d_tmpfile() then takes the link new_inode() gave.
+	 */
+	clear_nlink(inode);
+	mutex_lock(&c->mutex);
+	err = sffs_op_inode(&op, inode);
+	if (!err)
+		err = sffs_op_commit(c, &op, false);
+	mutex_unlock(&c->mutex);
+	sffs_op_free(&op);
+	set_nlink(inode, 1);
+	if (err) {
+		make_bad_inode(inode);
+		iput(inode);
+		return err;
+	}
+	sffs_new_inode_done(inode);
+	d_tmpfile(file, inode);
+	return finish_open_simple(file, 0);
 }
 
 /* Does directory @ino have any entry?  @c->mutex held. */
@@ -439,6 +527,20 @@ static int sffs_rmdir(struct inode *dir, struct dentry *dentry)
 	return sffs_remove(dir, dentry, true);
 }
 
+/*
+ * A whiteout for the name a rename with RENAME_WHITEOUT leaves: the
+ * character device 0/0 overlayfs takes for "deleted from the lower
+ * layer".  Journaled with the rename.
+ */
+static struct inode *sffs_new_whiteout(struct inode *old_dir)
+{
+	struct inode *wh = sffs_new_inode(old_dir, S_IFCHR | WHITEOUT_MODE);
+
+	if (!IS_ERR(wh))
+		wh->i_rdev = WHITEOUT_DEV;
+	return wh;
+}
+
 static int sffs_rename(struct user_namespace *mnt_userns,
 		       struct inode *old_dir, struct dentry *old_dentry,
 		       struct inode *new_dir, struct dentry *new_dentry,
@@ -450,12 +552,17 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 	struct timespec64 now = current_time(old_dir);
 	unsigned int nlink[4] = { old->i_nlink, new ? new->i_nlink : 0,
 				  old_dir->i_nlink, new_dir->i_nlink };
+	struct inode *wh = NULL;
 	struct sffs_dent od, nd;
 	struct sffs_op op = {};
 	int err;
 
-	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT) ||
+	    (exchange && flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)))
 		return -EINVAL;
+	/* the VFS checks it for rename(2), not for callers of vfs_rename() */
+	if (flags & RENAME_NOREPLACE && new)
+		return -EEXIST;
 	/*
 	 * A new file renamed over an old one is how configuration is saved
 	 * (editors, "sed -i", package managers), often without fsync.  Its
@@ -467,6 +574,11 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 		err = filemap_write_and_wait(old->i_mapping);
 		if (err)
 			return err;
+	}
+	if (flags & RENAME_WHITEOUT) {
+		wh = sffs_new_whiteout(old_dir);
+		if (IS_ERR(wh))
+			return PTR_ERR(wh);
 	}
 
 	mutex_lock(&c->mutex);
@@ -525,10 +637,17 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 			drop_nlink(old_dir);
 			inc_nlink(new_dir);
 		}
+		/*
+		 * The old name goes, or points at the whiteout: in the same
+		 * operation, so a power cut leaves the old names or the new
+		 * name with the whiteout, never a name lost or doubled.
+		 */
 		err = sffs_op_dent(&op, &nd.s.key, &new_dentry->d_name, old);
 		if (!err)
 			err = sffs_op_dent(&op, &od.s.key, &old_dentry->d_name,
-					   NULL);
+					   wh);
+		if (!err && wh)
+			err = sffs_op_inode(&op, wh);
 		if (!err && new)
 			err = sffs_op_inode(&op, new);
 	}
@@ -551,6 +670,14 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 out:
 	mutex_unlock(&c->mutex);
 	sffs_op_free(&op);
+	if (wh) {
+		/* the dcache learns of it at the next lookup of the old name */
+		if (err)
+			make_bad_inode(wh);
+		else
+			sffs_new_inode_done(wh);
+		iput(wh);
+	}
 	return err;
 }
 
@@ -621,6 +748,7 @@ const struct inode_operations sffs_dir_inode_operations = {
 	.rmdir		= sffs_rmdir,
 	.mknod		= sffs_mknod,
 	.rename		= sffs_rename,
+	.tmpfile	= sffs_tmpfile,
 	.setattr	= sffs_setattr,
 	.listxattr	= sffs_listxattr,
 };

@@ -32,6 +32,21 @@
  * asks the index whether it is live, so a wrong hint costs time, never
  * data.
  *
+ * So a page whose only changes are live-byte hints waits: it is written
+ * once a quarter of its records have changed, or its oldest hint has
+ * waited SFFS_EBT_HINT_COMMITS commits, or hints pile up past half of what
+ * RAM may hold.  Random overwrites change the live bytes of blocks all
+ * over the flash, and writing every page they touch at every commit cost
+ * a page per SFFS_EBT_RECS blocks of flash per commit: the table was the
+ * one part of a commit whose size grew with the flash.  Scans apply the
+ * pending hints (sffs_ebt_scan()), so garbage collection sees them all
+ * the same.  Commits that end a writable mount write every page that has
+ * hints waiting; only the hints their own writes leave are lost then, as
+ * before.  A power cut loses the hints that wait, up to
+ * SFFS_EBT_HINT_COMMITS commits of them: they make blocks look fuller or
+ * emptier than they are, which costs garbage collection time, and a pass
+ * over the table that finds no victim falls back to the oldest block.
+ *
  * Locking: the caller holds the file system's mutex.
  */
 #include <linux/slab.h>
@@ -40,16 +55,14 @@
 #define SFFS_EBD_STATE	0x01	/* @state replaces the record's */
 #define SFFS_EBD_RESET	0x02	/* live bytes count from zero */
 
-/* Beyond this many pending changes, live-byte hints are dropped */
-#define SFFS_EBT_MAX_HINTS	8192
-
 /**
- * struct sffs_ebt_delta - changes to one record since the last commit
+ * struct sffs_ebt_delta - changes to one record not yet written
  * @live: bytes to add to the live count
  * @ec: erases to add to the erase count
  * @age: new age, with %SFFS_EBD_STATE
  * @state: new state, with %SFFS_EBD_STATE
  * @flags: SFFS_EBD_*
+ * @since: the commit number when the change was first made (low 32 bits)
  */
 struct sffs_ebt_delta {
 	s64 live;
@@ -57,6 +70,7 @@ struct sffs_ebt_delta {
 	u32 age;
 	u8 state;
 	u8 flags;
+	u32 since;
 };
 
 static size_t sffs_ebt_node_size(u32 count)
@@ -80,6 +94,7 @@ void sffs_ebt_destroy(struct sffs_journal *j)
 		kfree(d);
 	xa_destroy(&j->ebt);
 	j->ebt_nr = 0;
+	j->ebt_states = 0;
 	kfree(j->ebt_buf);
 	j->ebt_buf = NULL;
 }
@@ -96,6 +111,7 @@ static struct sffs_ebt_delta *sffs_ebt_delta(struct sffs_journal *j, u32 eb,
 	d = kzalloc(sizeof(*d), GFP_NOFS);
 	if (!d)
 		return NULL;
+	d->since = j->commit;
 	if (xa_is_err(xa_store(&j->ebt, eb, d, GFP_NOFS))) {
 		kfree(d);
 		return NULL;
@@ -128,6 +144,8 @@ static int sffs_ebt_state(struct sffs_journal *j, u32 eb, unsigned int state,
 
 	if (!d)
 		return -ENOMEM;
+	if (!(d->flags & SFFS_EBD_STATE))
+		j->ebt_states++;
 	d->flags |= SFFS_EBD_STATE;
 	d->state = state;
 	d->age = j->commit;
@@ -248,19 +266,75 @@ static int sffs_ebt_read(struct sffs_journal *j, u32 page)
 	return 0;
 }
 
+/* Does the next fold write every page with changes, hints included? */
+static bool sffs_ebt_fold_all(struct sffs_journal *j)
+{
+	return j->fold_all || j->ebt_nr > SFFS_EBT_MAX_HINTS / 2;
+}
+
+/*
+ * Must the fold write table page @page, which has changes pending?  Yes if
+ * a state or an erase count changed, which the next checkpoint must have
+ * exact; for hints only, once enough of them, or old enough ones, wait.
+ */
+static bool sffs_ebt_due(struct sffs_journal *j, u32 page)
+{
+	unsigned long first = (unsigned long)page * SFFS_EBT_RECS;
+	unsigned long last = first + SFFS_EBT_RECS - 1, eb;
+	struct sffs_ebt_delta *d;
+	unsigned int n = 0;
+
+	xa_for_each_range(&j->ebt, eb, d, first, last) {
+		if ((d->flags & SFFS_EBD_STATE) || d->ec ||
+		    ++n >= SFFS_EBT_FOLD_MIN ||
+		    (u32)j->commit - d->since >= SFFS_EBT_HINT_COMMITS)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * sffs_ebt_fold_pages - how many table pages the next fold writes
+ * @j: the journal
+ *
+ * For the room a commit sets aside: the pages with changes that are due
+ * now.  The walk is over the pending changes, at most SFFS_EBT_MAX_HINTS
+ * of them plus the states, never over the table.
+ *
+ * Return: the number of pages.
+ */
+u32 sffs_ebt_fold_pages(struct sffs_journal *j)
+{
+	bool all = sffs_ebt_fold_all(j);
+	unsigned long next = 0;
+	u32 pages = 0;
+
+	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
+		u32 page = next / SFFS_EBT_RECS;
+
+		if (all || sffs_ebt_due(j, page))
+			pages++;
+		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+	}
+	return pages;
+}
+
 /**
  * sffs_ebt_fold - write the table pages that changed, during a commit
  * @j: the journal, committing
  *
- * Every change pending when the fold starts is written; the writes
- * themselves change the live bytes of the blocks they go to and come
- * from, which the next commit folds.
+ * Every state change pending when the fold starts is written, and the
+ * hints of the pages that are due (sffs_ebt_due()), or all of them when
+ * the mount ends or too many wait; the writes themselves change the live
+ * bytes of the blocks they go to and come from, which a later commit
+ * folds.
  *
  * Return: 0 or a negative error.
  */
 int sffs_ebt_fold(struct sffs_journal *j)
 {
 	struct sffs_ebt_node *en = j->ebt_buf;
+	bool all = sffs_ebt_fold_all(j);
 	unsigned long next = 0;
 
 	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
@@ -270,6 +344,12 @@ int sffs_ebt_fold(struct sffs_journal *j)
 		};
 		unsigned int i, count;
 		int err;
+
+		if (!all && !sffs_ebt_due(j, page)) {
+			j->gc.table_deferred++;
+			next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+			continue;
+		}
 
 		/*
 		 * Room for the page first: taking a new block may scan the
@@ -295,6 +375,8 @@ int sffs_ebt_fold(struct sffs_journal *j)
 			sffs_rec_get(&en->rec[i], &r);
 			sffs_ebt_apply(d, &r, j->io->erase_size);
 			sffs_rec_put(&en->rec[i], &r);
+			if (d->flags & SFFS_EBD_STATE)
+				j->ebt_states--;
 			kfree(d);
 			j->ebt_nr--;
 		}

@@ -237,6 +237,152 @@ static void sffs_fs_commit_work_flat(struct kunit *test)
 	KUNIT_EXPECT_LE(test, large.reads, 2 * small.reads + 16);
 }
 
+/* What a scan of the table says of one erase block */
+struct ebt_probe {
+	u32 eb;
+	u32 live;
+	bool seen;
+};
+
+static void ebt_probe_one(struct sffs_journal *j, u32 eb,
+			  const struct sffs_eb_info *r, void *arg)
+{
+	struct ebt_probe *p = arg;
+
+	if (eb == p->eb) {
+		p->live = r->live;
+		p->seen = true;
+	}
+}
+
+/* The live bytes of @eb as a scan, pending hints included, sees them */
+static u32 ebt_live_of(struct kunit *test, struct sffs_journal *j, u32 eb)
+{
+	struct ebt_probe p = { .eb = eb };
+
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(j, eb / SFFS_EBT_RECS,
+					    ebt_probe_one, &p), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, p.seen, "block %u not scanned", eb);
+	return p.live;
+}
+
+#define HINT_PAGES	8		/* table pages of the test flash */
+
+/*
+ * Live-byte hints wait for a later commit; states do not.  On a flash of
+ * HINT_PAGES table pages, a hint in every page before each of
+ * SFFS_EBT_HINT_COMMITS commits costs the table writes of the pages the
+ * commits themselves change, not a write of every page every commit, as
+ * it did when every commit folded every change; a quarter of a page's
+ * records changed, or a hint as old as SFFS_EBT_HINT_COMMITS commits,
+ * is written; a scan sees a waiting hint; an unmount writes every hint,
+ * and the next mount reads it from the table.
+ */
+static void sffs_fs_table_hints_wait(struct kunit *test)
+{
+	const u32 blocks = HINT_PAGES * SFFS_EBT_RECS;
+	struct sffs_sparseflash *sf = sffs_sf_create(test, blocks);
+	u64 page = ALIGN(sizeof(struct sffs_ebt_node) +
+			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec),
+			 SFFS_NODE_ALIGN);
+	u32 eb, waiting = 0;
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	unsigned long pages;
+	u64 bytes;
+	int err = 0, i, p;
+
+	if (!sf)
+		return;
+	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+		goto out;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	j = &c->j;
+	mutex_lock(&c->mutex);
+	/* every page of the table on the flash, as after years of use */
+	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
+		if (!sffs_io_is_anchor(j->io, eb))
+			err = sffs_ebt_free(j, eb);
+	j->alloc_eb = blocks;
+	err = err ?: sffs_journal_commit(j);
+	if (err) {
+		mutex_unlock(&c->mutex);
+		KUNIT_FAIL(test, "ageing: %d", err);
+		sffs_rf_umount(mnt);
+		goto out;
+	}
+
+	/* a hint in every page before each commit */
+	bytes = j->gc.table_bytes;
+	for (i = 0; !err && i < SFFS_EBT_HINT_COMMITS; i++) {
+		for (p = 1; p < HINT_PAGES; p++)
+			sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS +
+						     i), 4096);
+		err = sffs_journal_commit(j);
+	}
+	KUNIT_EXPECT_EQ(test, err, 0);
+	pages = div64_u64(j->gc.table_bytes - bytes, page);
+	kunit_info(test, "%d commits with a hint in each of %d pages wrote %lu table pages\n",
+		   SFFS_EBT_HINT_COMMITS, HINT_PAGES - 1, pages);
+	/* the commits' own changes, in the page of the journal's blocks */
+	KUNIT_EXPECT_LE(test, pages, 2UL * SFFS_EBT_HINT_COMMITS);
+	/*
+	 * The first hint of a page the commits did not change waits, and a
+	 * scan sees it; the commit after, it is old enough to be written.
+	 */
+	for (p = 1; p < HINT_PAGES && !waiting; p++)
+		if (xa_load(&j->ebt, p * SFFS_EBT_RECS))
+			waiting = p * SFFS_EBT_RECS;
+	KUNIT_EXPECT_NE_MSG(test, waiting, 0U, "no hint waits");
+	if (waiting) {
+		KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, waiting), 4096U);
+		err = sffs_journal_commit(j);
+		KUNIT_EXPECT_EQ(test, err, 0);
+		KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, waiting));
+		KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, waiting), 4096U);
+	}
+
+	/* a quarter of a page changed: written by the next commit */
+	for (i = 0; i < SFFS_EBT_FOLD_MIN; i++)
+		sffs_ebt_live(j, sffs_eb_addr(j->io, 5 * SFFS_EBT_RECS + 64 + i),
+			      2048);
+	err = sffs_journal_commit(j);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, 5 * SFFS_EBT_RECS + 64));
+	/* fresh hints, one a page: nothing but the unmount writes them */
+	for (p = 1; p < HINT_PAGES; p++)
+		sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS + 100),
+			      8192);
+	mutex_unlock(&c->mutex);
+
+	/* the unmount writes what waits */
+	sffs_rf_umount(mnt);
+	mnt = sffs_test_mount_mtd(&sf->mtd, NULL);
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "remount: %ld", PTR_ERR(mnt));
+		goto out;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	j = &c->j;
+	mutex_lock(&c->mutex);
+	for (p = 1; p < HINT_PAGES; p++) {
+		eb = p * SFFS_EBT_RECS + 100;
+		KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, eb));
+		KUNIT_EXPECT_EQ_MSG(test, ebt_live_of(test, j, eb), 8192U,
+				    "block %u", eb);
+	}
+	mutex_unlock(&c->mutex);
+	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
+out:
+	sffs_sf_free(sf);
+}
+
 static void sffs_fs_not_sffs(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -459,58 +605,6 @@ static void sffs_powercut_append(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
-static int unlink_file(struct vfsmount *mnt, const char *name)
-{
-	struct dentry *root = mnt->mnt_root, *d;
-	struct inode *dir = d_inode(root);
-	int err;
-
-	inode_lock_nested(dir, I_MUTEX_PARENT);
-	d = lookup_one_len(name, root, strlen(name));
-	err = PTR_ERR_OR_ZERO(d);
-	if (!err) {
-		err = d_really_is_positive(d) ?
-		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
-		dput(d);
-	}
-	inode_unlock(dir);
-	return err;
-}
-
-/* Orphan records left in the index of @mnt */
-static unsigned int count_orphans(struct vfsmount *mnt)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
-	struct sffs_zref ref;
-	unsigned int n = 0;
-
-	mutex_lock(&c->mutex);
-	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
-	       ref.key.ino == SFFS_META_INO &&
-	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
-		n++;
-		key = ref.key;
-		key.tv++;
-	}
-	mutex_unlock(&c->mutex);
-	return n;
-}
-
-/* Does inode @ino, or any key it owns, remain in the index? */
-static bool ino_in_index(struct vfsmount *mnt, u64 ino)
-{
-	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
-	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
-	struct sffs_zref ref;
-	bool found;
-
-	mutex_lock(&c->mutex);
-	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
-	mutex_unlock(&c->mutex);
-	return found;
-}
-
 #define ORPHAN_LEN	(1024 * 1024)
 
 /*
@@ -558,9 +652,9 @@ static void sffs_powercut_orphan(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "new", buf, 100,
 							   true), 0);
 		/* o0 and o1 lose their names, o2 keeps it */
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o0"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o0"), 0);
 		KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "new", "o1"), 0);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 2U);
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 2U);
 		/* still readable through the open files */
 		sffs_test_fill(buf, ORPHAN_LEN, 0, false);
 		pos = 0;
@@ -584,10 +678,10 @@ static void sffs_powercut_orphan(struct kunit *test)
 		c = SFFS_SB(mnt->mnt_sb);
 		KUNIT_EXPECT_EQ_MSG(test, c->orphans, cut ? 2UL : 0UL,
 				    "round %d", round);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
-		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[0]));
-		KUNIT_EXPECT_FALSE(test, ino_in_index(mnt, ino[1]));
-		KUNIT_EXPECT_TRUE(test, ino_in_index(mnt, ino[2]));
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 0U);
+		KUNIT_EXPECT_FALSE(test, sffs_test_ino_in_index(mnt, ino[0]));
+		KUNIT_EXPECT_FALSE(test, sffs_test_ino_in_index(mnt, ino[1]));
+		KUNIT_EXPECT_TRUE(test, sffs_test_ino_in_index(mnt, ino[2]));
 		/* the space of two of the three files came back */
 		mutex_lock(&c->mutex);
 		KUNIT_EXPECT_LT_MSG(test, c->j.used, used0 + 3 * ORPHAN_LEN / 2,
@@ -600,9 +694,9 @@ static void sffs_powercut_orphan(struct kunit *test)
 		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
 		KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "o2", buf,
 							   ORPHAN_LEN, tmp), 0);
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o1"), 0);
-		KUNIT_EXPECT_EQ(test, unlink_file(mnt, "o2"), 0);
-		KUNIT_EXPECT_EQ(test, count_orphans(mnt), 0U);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o1"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "o2"), 0);
+		KUNIT_EXPECT_EQ(test, sffs_test_count_orphans(mnt), 0U);
 		sffs_rf_umount(mnt);
 	}
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
@@ -664,7 +758,7 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 		fill_ops(mnt, buf);
 		rf->cut_in = cut;
-		unlink_file(mnt, name);
+		sffs_test_unlink(mnt, name);
 		sffs_test_write_file(mnt, "x", buf, 4096, true);
 		fill_ops(mnt, buf);
 		__fput_sync(f);
@@ -678,15 +772,17 @@ static void sffs_powercut_orphan_cuts(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "cut %d: %ld", cut,
 				       PTR_ERR(mnt));
 		deleted += SFFS_SB(mnt->mnt_sb)->orphans;
-		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %d", cut);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_count_orphans(mnt), 0U,
+				    "cut %d", cut);
 		err = sffs_test_check_file(mnt, name, buf, len, tmp);
 		if (!err) {
 			kept++;
-			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+			KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, name), 0);
 		} else {
 			gone++;
 			KUNIT_EXPECT_EQ_MSG(test, err, -ENOENT, "cut %d", cut);
-			KUNIT_EXPECT_FALSE_MSG(test, ino_in_index(mnt, ino),
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       sffs_test_ino_in_index(mnt, ino),
 					       "cut %d", cut);
 		}
 		sffs_test_check_space(test, mnt, "orphan cut", cut);
@@ -755,6 +851,19 @@ static int gc_round(struct vfsmount *mnt, u8 *buf, u8 *cold, int r)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * Write back what is dirty, as syncfs() does: the writes of an unmount
+ * could start a collection after the statistics were read.
+ */
+static void gc_sync(struct vfsmount *mnt)
+{
+	struct super_block *sb = mnt->mnt_sb;
+
+	down_read(&sb->s_umount);
+	sync_filesystem(sb);
+	up_read(&sb->s_umount);
 }
 
 static void gc_check_cold(struct kunit *test, struct vfsmount *mnt, u8 *cold,
@@ -883,6 +992,7 @@ static void sffs_fs_gc(struct kunit *test)
 				    "round %d", r);
 		/* now and then a remount, to find it all again */
 		if (r % 16 == 15) {
+			gc_sync(mnt);
 			j = &SFFS_SB(mnt->mnt_sb)->j;
 			kunit_info(test, "gc: %lu runs, %lu blocks, %llu bytes moved, %lu index nodes, %lu scans; flash: %lu erases, %lu programs\n",
 				   j->gc.runs, j->gc.blocks, j->gc.moved,
@@ -899,9 +1009,13 @@ static void sffs_fs_gc(struct kunit *test)
 			gc_check_cold(test, mnt, cold, tmp, "round", r);
 		}
 	}
+	sffs_test_check_space(test, mnt, "gc end", r);
+	/* the reads since the last remount wrote access times */
+	gc_sync(mnt);
+	blocks += SFFS_SB(mnt->mnt_sb)->j.gc.blocks;
+	moved += SFFS_SB(mnt->mnt_sb)->j.gc.moved;
 	KUNIT_EXPECT_GT(test, blocks, (unsigned long)RF_BLOCKS);
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
-	sffs_test_check_space(test, mnt, "gc end", r);
 	sffs_rf_umount(mnt);
 	gc_trace_stop();
 	if (IS_ENABLED(CONFIG_TRACEPOINTS)) {
@@ -969,7 +1083,7 @@ static void sffs_powercut_commit(struct kunit *test)
 	}
 	f = file_open_root_mnt(mnt, "base2", O_RDONLY, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
-	KUNIT_EXPECT_EQ(test, unlink_file(mnt, "base2"), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "base2"), 0);
 	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
 	rf->dead = true;
 	__fput_sync(f);
@@ -1009,7 +1123,8 @@ static void sffs_powercut_commit(struct kunit *test)
 								       PCC_LEN, tmp),
 					    0, "cut %u: %s", cut, name);
 		}
-		KUNIT_EXPECT_EQ_MSG(test, count_orphans(mnt), 0U, "cut %u", cut);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_count_orphans(mnt), 0U,
+				    "cut %u", cut);
 		for (i = 0; i < PCC_FILES; i++) {
 			if (!durable[i])
 				continue;
@@ -1160,11 +1275,11 @@ static void sffs_powercut_gc(struct kunit *test)
 					      "rename before cut %d: %d %d",
 					      n, a, b);
 			renamed += !b;
-			unlink_file(mnt, a ? to : from);
+			sffs_test_unlink(mnt, a ? to : from);
 		}
 		if (n >= GC_KEEP) {
 			snprintf(name, sizeof(name), "keep%d", n - GC_KEEP);
-			KUNIT_EXPECT_EQ(test, unlink_file(mnt, name), 0);
+			KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, name), 0);
 		}
 		snprintf(name, sizeof(name), "keep%d", n);
 		sffs_test_fill(buf, 8192, n, true);
@@ -1428,7 +1543,7 @@ static void sffs_badblock_program(struct kunit *test)
 					err = sffs_test_rename(mnt, to, name);
 				break;
 			case 1:
-				err = unlink_file(mnt, name);
+				err = sffs_test_unlink(mnt, name);
 				fallthrough;
 			default:
 				sffs_test_fill(buf, BB_LEN, ver[i] + 1, false);
@@ -2065,9 +2180,15 @@ static int aged_write(struct vfsmount *mnt, const char *name, u8 *buf,
  * 64 KiB or 1 MiB at a random place of a random file and fsync, and half
  * replace a whole file by a new one renamed over it.  The data does not
  * compress.  What the flash is programmed with, per byte the user wrote
- * in the steady state, must stay below 1.15; collecting victims by cost
+ * in the steady state, must stay below 1.14; collecting victims by cost
  * and benefit instead of greedily (the block with the fewest live bytes)
  * moved about twice the bytes, and the test failed.
+ *
+ * The figure is not the same on every host: background writeback, which
+ * depends on time, can write a file's pages before its fsync, and the
+ * journal then holds them in another order.  Forcing background writeback
+ * every 16 KiB moved it by less than one percent; a bound between what
+ * greedy and cost-benefit selection give leaves room for that.
  */
 static void sffs_fs_aged_write_amplification(struct kunit *test)
 {
@@ -2156,7 +2277,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	KUNIT_EXPECT_GT(test, user, 2ULL * AGED_BLOCKS * RF_ERASESIZE - 1);
 	/* the device was full enough for garbage collection to work */
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
-	KUNIT_EXPECT_LE(test, prog * 100, user * 115);
+	KUNIT_EXPECT_LE(test, prog * 100, user * 114);
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
@@ -2867,6 +2988,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_mount_reads_bounded),
 	KUNIT_CASE(sffs_fs_commit_work_flat),
+	KUNIT_CASE(sffs_fs_table_hints_wait),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),

@@ -655,7 +655,9 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			j->user_bytes += le32_to_cpu(((struct sffs_data_node *)
 						      wn[i].buf)->size);
 	}
-	if (j->idx.nr_dirty > j->max_dirty || j->ebt_nr > SFFS_MAX_EBT_CHANGES)
+	/* hints wait for later commits (sffs_ebt_fold()); states do not */
+	if (j->idx.nr_dirty > j->max_dirty ||
+	    j->ebt_states > SFFS_MAX_EBT_CHANGES)
 		return sffs_journal_commit(j);
 	return 0;
 }
@@ -774,9 +776,14 @@ static int sffs_commit_prepare(struct sffs_journal *j)
 	unsigned int i, want;
 	int err;
 
-	/* table pages, each a leaf that dirties a path of the index */
-	pages = min_t(u64, j->ebt_nr, DIV_ROUND_UP(j->io->eb_count,
-						   SFFS_EBT_RECS));
+	/*
+	 * Table pages, each a leaf that dirties a path of the index; the
+	 * spares taken and the blocks freed below change a state each, and
+	 * may each make one more page due.
+	 */
+	pages = min_t(u64, sffs_ebt_fold_pages(j) + SFFS_MAX_SPARES +
+			   j->nfreeable,
+		      DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
 	bytes = pages * (sizeof(struct sffs_ebt_node) +
 			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
 			 j->idx.height * isize) +
@@ -989,16 +996,24 @@ int sffs_journal_commit(struct sffs_journal *j)
 /*
  * Space a commit may need, which ordinary operations must leave: as many
  * index nodes as may be dirty before a commit is forced, those a few more
- * splits can add, plus the tail of a block left when an index node does
- * not fit.  A constant for a given tree height, so that statfs does not
- * swing with the dirty set.
+ * splits can add, the table pages a commit may fold with the path of the
+ * index each dirties (every page, or as many as there may be changes
+ * pending: sffs_ebt_fold()), plus the tail of a block left when a node
+ * does not fit.  A constant for a given tree height, so that statfs does
+ * not swing with the dirty set.
  */
 u64 sffs_journal_reserve(const struct sffs_journal *j)
 {
+	u64 isize = ALIGN(sffs_index_node_size(j->idx.fanout), SFFS_NODE_ALIGN);
 	u64 nodes = j->max_dirty + 4 * (j->idx.height + 1) + 8;
+	u64 pages = min_t(u64, DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS),
+			  SFFS_EBT_MAX_HINTS + SFFS_MAX_EBT_CHANGES);
+	u64 page = ALIGN(sizeof(struct sffs_ebt_node) +
+			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec),
+			 SFFS_NODE_ALIGN);
 
-	return nodes * ALIGN(sffs_index_node_size(j->idx.fanout),
-			     SFFS_NODE_ALIGN) + 2ULL * j->io->erase_size;
+	return nodes * isize + pages * (page + j->idx.height * isize) +
+	       2ULL * j->io->erase_size;
 }
 
 static int sffs_check_cp(struct sffs_journal *j)

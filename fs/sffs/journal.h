@@ -32,6 +32,12 @@ struct sffs_wnode {
 #define SFFS_MAX_SPARES		16	/* erased blocks set aside for commits */
 #define SFFS_MAX_FREEABLE	16	/* blocks emptied, free after a commit */
 #define SFFS_GC_VICTIMS		8	/* victims chosen per scan */
+/* Beyond this many pending table changes, live-byte hints are dropped */
+#define SFFS_EBT_MAX_HINTS	8192
+/* A table page with only hints pending is written once this many changed */
+#define SFFS_EBT_FOLD_MIN	(SFFS_EBT_RECS / 4)
+/* ... or once its oldest hint has waited this many commits */
+#define SFFS_EBT_HINT_COMMITS	4
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
 #define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
@@ -59,6 +65,8 @@ struct sffs_eb_info {
  * @index_moved: index nodes dirtied so that the commit rewrites them
  * @index_bytes: bytes of index nodes commits wrote
  * @table_bytes: bytes of erase-block table pages commits wrote
+ * @table_deferred: table pages with only hints pending that commits left
+ *	for later
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -74,6 +82,7 @@ struct sffs_gc_stats {
 	unsigned long index_moved;
 	u64 index_bytes;
 	u64 table_bytes;
+	unsigned long table_deferred;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;
@@ -101,10 +110,13 @@ struct sffs_gc_stats {
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
+ * @fold_all: the next commit writes every table page with changes, hints
+ *	      included: it ends a writable mount
  * @replayed: nodes found by replay at mount
  * @commits: commits since mount
  * @ebt: changes to the erase-block table not yet committed, by erase block
  * @ebt_nr: entries in @ebt
+ * @ebt_states: entries in @ebt that change a state (none is ever dropped)
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
  * @ebt_buf: one erase-block table page
  * @pool: free erase blocks at hand, least worn last: found by table
@@ -195,10 +207,12 @@ struct sffs_journal {
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
+	bool fold_all;
 	unsigned long replayed;
 	unsigned long commits;
 	struct xarray ebt;
 	unsigned long ebt_nr;
+	unsigned long ebt_states;
 	unsigned long ebt_lost;
 	struct sffs_ebt_node *ebt_buf;
 	u32 pool[SFFS_POOL_SIZE];
@@ -287,6 +301,7 @@ int sffs_ebt_claim(struct sffs_journal *j, u32 eb);
 int sffs_ebt_free(struct sffs_journal *j, u32 eb);
 int sffs_ebt_bad(struct sffs_journal *j, u32 eb);
 int sffs_ebt_fold(struct sffs_journal *j);
+u32 sffs_ebt_fold_pages(struct sffs_journal *j);
 int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),

@@ -317,10 +317,11 @@ static_assert(sizeof(struct sffs_branch) == 32);
 /*
  * The longest symlink target a file system of @erase_size blocks takes.
  * An operation fits in half an erase block, and the largest that holds
- * symlink targets, one symlink renamed over another, has both inodes with
- * their targets, two dentries of the longest names, an orphan record and
- * two directories' inodes: PATH_MAX - 1 from 32 KiB blocks up, about
- * 3.4 KiB on 16 KiB blocks.
+ * symlink targets, one symlink renamed over another with a whiteout left
+ * in its place, has both inodes with their targets, two dentries of the
+ * longest names, an orphan record, the whiteout's inode and two
+ * directories' inodes: PATH_MAX - 1 from 32 KiB blocks up, about 3.3 KiB
+ * on 16 KiB blocks.
  */
 static inline __u32 sffs_symlink_max(__u32 erase_size)
 {
@@ -328,7 +329,7 @@ static inline __u32 sffs_symlink_max(__u32 erase_size)
 			    SFFS_MAX_NAME_LEN + SFFS_NODE_ALIGN - 1) &
 			   ~(SFFS_NODE_ALIGN - 1)) +
 		      sizeof(struct sffs_orphan_node) +
-		      4 * (sizeof(struct sffs_inode_node) + SFFS_NODE_ALIGN);
+		      5 * (sizeof(struct sffs_inode_node) + SFFS_NODE_ALIGN);
 	__u32 max = (erase_size / 2 - fixed) / 2;
 
 	return max < SFFS_MAX_SYMLINK_LEN ? max : SFFS_MAX_SYMLINK_LEN;

@@ -156,7 +156,9 @@ static void sffs_put_super(struct super_block *sb)
 	mutex_lock(&c->mutex);
 	if (!c->io.ro) {
 		sffs_gc_retire(&c->j);
+		c->j.fold_all = true;
 		err = sffs_journal_commit(&c->j);
+		c->j.fold_all = false;
 		if (err)
 			pr_err("sffs: %s: commit at unmount failed: %d; the journal will be replayed\n",
 			       c->io.mtd->name, err);
@@ -394,7 +396,9 @@ static int sffs_reconfigure(struct fs_context *fc)
 	mutex_lock(&c->mutex);
 	if (to_ro && !sb_rdonly(sb)) {
 		sffs_gc_retire(&c->j);
+		c->j.fold_all = true;
 		err = sffs_journal_commit(&c->j);
+		c->j.fold_all = false;
 		if (!err)
 			c->io.ro = true;
 	} else if (!to_ro && sb_rdonly(sb)) {

@@ -486,8 +486,9 @@ int sffs_test_check_file(struct vfsmount *mnt, const char *name,
 	return 0;
 }
 
-/* Rename @from to @to in the root directory of @mnt */
-int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
+/* Rename @from to @to in the root directory of @mnt, with RENAME_* @flags */
+int sffs_test_rename_flags(struct vfsmount *mnt, const char *from,
+			   const char *to, unsigned int flags)
 {
 	struct dentry *root = mnt->mnt_root, *old, *new;
 	struct inode *dir = d_inode(root);
@@ -496,6 +497,7 @@ int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
 		.new_mnt_userns = &init_user_ns,
 		.old_dir = dir,
 		.new_dir = dir,
+		.flags = flags,
 	};
 	int err;
 
@@ -516,6 +518,65 @@ int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
 out:
 	inode_unlock(dir);
 	return err;
+}
+
+/* Rename @from to @to in the root directory of @mnt */
+int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to)
+{
+	return sffs_test_rename_flags(mnt, from, to, 0);
+}
+
+/* Unlink @name from the root directory of @mnt */
+int sffs_test_unlink(struct vfsmount *mnt, const char *name)
+{
+	struct dentry *root = mnt->mnt_root, *d;
+	struct inode *dir = d_inode(root);
+	int err;
+
+	inode_lock_nested(dir, I_MUTEX_PARENT);
+	d = lookup_one_len(name, root, strlen(name));
+	err = PTR_ERR_OR_ZERO(d);
+	if (!err) {
+		err = d_really_is_positive(d) ?
+		      vfs_unlink(&init_user_ns, dir, d, NULL) : -ENOENT;
+		dput(d);
+	}
+	inode_unlock(dir);
+	return err;
+}
+
+/* Orphan records left in the index of @mnt */
+unsigned int sffs_test_count_orphans(struct vfsmount *mnt)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(SFFS_META_INO, SFFS_KEY_ORPHAN, 0);
+	struct sffs_zref ref;
+	unsigned int n = 0;
+
+	mutex_lock(&c->mutex);
+	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
+	       ref.key.ino == SFFS_META_INO &&
+	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
+		n++;
+		key = ref.key;
+		key.tv++;
+	}
+	mutex_unlock(&c->mutex);
+	return n;
+}
+
+/* Does inode @ino, or any key it owns, remain in the index? */
+bool sffs_test_ino_in_index(struct vfsmount *mnt, u64 ino)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct sffs_zref ref;
+	bool found;
+
+	mutex_lock(&c->mutex);
+	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
+	mutex_unlock(&c->mutex);
+	return found;
 }
 
 static void count_retired(struct sffs_journal *j, u32 eb,

@@ -108,6 +108,11 @@ int sffs_test_check_file(struct vfsmount *mnt, const char *name,
 			 const u8 *want, size_t len, u8 *tmp);
 
 int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to);
+int sffs_test_rename_flags(struct vfsmount *mnt, const char *from,
+			   const char *to, unsigned int flags);
+int sffs_test_unlink(struct vfsmount *mnt, const char *name);
+unsigned int sffs_test_count_orphans(struct vfsmount *mnt);
+bool sffs_test_ino_in_index(struct vfsmount *mnt, u64 ino);
 void sffs_test_check_space(struct kunit *test, struct vfsmount *mnt,
 			   const char *when, int n);
 void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,

@@ -54,11 +54,6 @@
 
 #define USAGE "usage: fsck.sffs [-v] [-y] [-e ERASESIZE -m WRITESIZE] DEVICE_OR_IMAGE\n"
 
-struct leaf {
-	uint64_t ino, tv, addr;
-	uint32_t len;
-};
-
 struct ino {
 	uint64_t ino, size;
 	uint32_t mode, nlink, xattr_cnt;
@@ -81,8 +76,7 @@ struct op {
 
 static struct sffs_dev dev;
 static struct sffs_checkpoint_node cp;
-static struct leaf *leaves;
-static size_t nleaves, cap_leaves;
+static struct sffs_leaves lv;
 static struct ino *inos;
 static size_t ninos;
 static uint64_t *live;		/* per erase block, bytes of live nodes */
@@ -180,11 +174,20 @@ static const uint8_t key_node_type[] = {
 /* Room for one more leaf */
 static void leaves_room(void)
 {
-	if (nleaves < cap_leaves)
-		return;
-	cap_leaves = cap_leaves ? 2 * cap_leaves : 4096;
-	leaves = realloc(leaves, cap_leaves * sizeof(*leaves));
-	if (!leaves) {
+	if (sffs_leaves_room(&lv)) {
+		perror("fsck.sffs");
+		exit(8);
+	}
+}
+
+/*
+ * A key a repair is about to use, without a node yet.  Out of memory ends
+ * the run, as for every other allocation here: a key missing would let
+ * the next repair take the same name.
+ */
+static void leaf_set(uint64_t ino, uint64_t tv)
+{
+	if (sffs_leaf_set(&lv, ino, tv, 0, 0)) {
 		perror("fsck.sffs");
 		exit(8);
 	}
@@ -219,7 +222,7 @@ static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 	}
 	free(hdr);
 	leaves_room();
-	leaves[nleaves++] = (struct leaf){ ino, tv, addr, len };
+	lv.v[lv.n++] = (struct sffs_leaf){ ino, tv, addr, len };
 }
 
 static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
@@ -253,7 +256,7 @@ static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 
 static int cmp_addr(const void *a, const void *b)
 {
-	const struct leaf *x = a, *y = b;
+	const struct sffs_leaf *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -261,13 +264,13 @@ static int cmp_addr(const void *a, const void *b)
 /* Two branches to one node: freeing one would free the other */
 static void check_shared(void)
 {
-	struct leaf *l = malloc((nleaves + 1) * sizeof(*l));
+	struct sffs_leaf *l = malloc((lv.n + 1) * sizeof(*l));
 
 	if (!l)
 		return;
-	memcpy(l, leaves, nleaves * sizeof(*l));
-	qsort(l, nleaves, sizeof(*l), cmp_addr);
-	for (size_t i = 1; i < nleaves; i++)
+	memcpy(l, lv.v, lv.n * sizeof(*l));
+	qsort(l, lv.n, sizeof(*l), cmp_addr);
+	for (size_t i = 1; i < lv.n; i++)
 		if (l[i].addr == l[i - 1].addr)
 			err("node at %llu is the leaf of two keys", ULL(l[i].addr));
 	free(l);
@@ -355,27 +358,27 @@ static void check_table(void)
 
 	for (uint32_t eb = 0; eb < dev.eb_count; eb++)
 		state[eb] = eb < alloc ? SFFS_EB_MAIN : SFFS_EB_FREE;
-	for (size_t i = 0; i < nleaves; i++) {
+	for (size_t i = 0; i < lv.n; i++) {
 		struct sffs_ebt_node *t;
 		uint32_t first, count;
 
-		if (leaves[i].ino != SFFS_META_INO ||
-		    leaves[i].tv >> SFFS_KEY_TYPE_SHIFT != SFFS_KEY_EBT)
+		if (lv.v[i].ino != SFFS_META_INO ||
+		    lv.v[i].tv >> SFFS_KEY_TYPE_SHIFT != SFFS_KEY_EBT)
 			continue;
-		t = malloc(leaves[i].len);
-		if (!t || sffs_dev_read(&dev, leaves[i].addr, t, leaves[i].len)) {
+		t = malloc(lv.v[i].len);
+		if (!t || sffs_dev_read(&dev, lv.v[i].addr, t, lv.v[i].len)) {
 			free(t);
 			continue;
 		}
 		pages++;
 		first = le32toh(t->first);
 		count = le32toh(t->count);
-		if (first != (leaves[i].tv & SFFS_KEY_VALUE_MASK) * SFFS_EBT_RECS ||
+		if (first != (lv.v[i].tv & SFFS_KEY_VALUE_MASK) * SFFS_EBT_RECS ||
 		    !count || count > SFFS_EBT_RECS || first >= dev.eb_count ||
 		    count > dev.eb_count - first ||
-		    leaves[i].len != sizeof(*t) + count * sizeof(t->rec[0])) {
+		    lv.v[i].len != sizeof(*t) + count * sizeof(t->rec[0])) {
 			err("table page at %llu describes blocks %u to %u",
-			    ULL(leaves[i].addr), first, first + count - 1);
+			    ULL(lv.v[i].addr), first, first + count - 1);
 			free(t);
 			continue;
 		}
@@ -438,205 +441,23 @@ static unsigned int dt_of(uint32_t mode)
 	       S_ISSOCK(mode) ? 12 : 0;
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-	const struct leaf *x = a, *y = b;
-
-	if (x->ino != y->ino)
-		return x->ino < y->ino ? -1 : 1;
-	return x->tv < y->tv ? -1 : x->tv > y->tv;
-}
-
-/* Index in leaves of the first key at or after (ino, tv) */
-static size_t leaf_pos(uint64_t ino, uint64_t tv)
-{
-	size_t lo = 0, hi = nleaves;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (leaves[mid].ino < ino ||
-		    (leaves[mid].ino == ino && leaves[mid].tv < tv))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static bool leaf_has(uint64_t ino, uint64_t tv)
-{
-	size_t i = leaf_pos(ino, tv);
-
-	return i < nleaves && leaves[i].ino == ino && leaves[i].tv == tv;
-}
-
-static void leaf_set(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
-{
-	size_t i = leaf_pos(ino, tv);
-
-	if (i < nleaves && leaves[i].ino == ino && leaves[i].tv == tv) {
-		leaves[i].addr = addr;
-		leaves[i].len = len;
-		return;
-	}
-	leaves_room();
-	memmove(leaves + i + 1, leaves + i, (nleaves - i) * sizeof(*leaves));
-	leaves[i] = (struct leaf){ ino, tv, addr, len };
-	nleaves++;
-}
-
-/* Drop the keys from (ino, tv) up to, not including, (ino2, tv2) */
-static void leaf_drop(uint64_t ino, uint64_t tv, uint64_t ino2, uint64_t tv2)
-{
-	size_t i = leaf_pos(ino, tv), k = leaf_pos(ino2, tv2);
-
-	if (k <= i)
-		return;
-	memmove(leaves + i, leaves + k, (nleaves - k) * sizeof(*leaves));
-	nleaves -= k - i;
-}
-
-static uint64_t tv_of(unsigned int type, uint64_t value)
-{
-	return (uint64_t)type << SFFS_KEY_TYPE_SHIFT | value;
-}
-
-/* What replay does with one node: sffs_journal_apply() */
-static void apply_node(const void *node, uint64_t addr)
-{
-	const struct sffs_node_hdr *h = node;
-	const struct sffs_key *k = (const void *)(h + 1);
-	uint32_t len = le32toh(h->len);
-	const struct sffs_trunc_node *tn = node;
-	const struct sffs_dentry_node *de = node;
-	uint64_t ino, size;
-	bool del;
-
-	switch (h->type) {
-	case SFFS_NODE_INODE:
-	case SFFS_NODE_DATA:
-	case SFFS_NODE_DENTRY:
-	case SFFS_NODE_XATTR:
-	case SFFS_NODE_ORPHAN:
-		if (len < sizeof(*h) + sizeof(*k))
-			return;
-		del = (h->type == SFFS_NODE_DENTRY && !de->target) ||
-		      (h->type == SFFS_NODE_XATTR &&
-		       h->flags & SFFS_XATTR_FL_DELETE) ||
-		      (h->type == SFFS_NODE_ORPHAN &&
-		       h->flags & SFFS_ORPHAN_FL_DELETE);
-		if (del)
-			leaf_drop(le64toh(k->ino), le64toh(k->tv),
-				  le64toh(k->ino), le64toh(k->tv) + 1);
-		else
-			leaf_set(le64toh(k->ino), le64toh(k->tv), addr, len);
-		/* replay hands out inode numbers above those it meets */
-		if (h->type == SFFS_NODE_INODE && le64toh(k->ino) >= next_ino)
-			next_ino = le64toh(k->ino) + 1;
-		return;
-	case SFFS_NODE_TRUNC:
-		if (len < sizeof(*tn))
-			return;
-		ino = le64toh(tn->ino);
-		size = le64toh(tn->new_size);
-		if (h->flags & SFFS_TRUNC_FL_DELETE) {
-			leaf_drop(SFFS_META_INO, tv_of(SFFS_KEY_ORPHAN, ino),
-				  SFFS_META_INO, tv_of(SFFS_KEY_ORPHAN, ino) + 1);
-			leaf_drop(ino, 0, ino + 1, 0);
-		} else {
-			leaf_drop(ino, tv_of(SFFS_KEY_DATA,
-					     (size + SFFS_BLOCK_SIZE - 1) /
-					     SFFS_BLOCK_SIZE),
-				  ino, tv_of(SFFS_KEY_DENTRY, 0));
-		}
-		return;
-	}
-}
-
 /*
- * The nodes written after the checkpoint, applied to the leaves as the
- * next mount replays them (replay.c): whole operations only, in order of
- * their sequence numbers, up to the first torn or old node of a block.
+ * The journal written since the checkpoint, applied to the leaves as the
+ * next mount replays it.
  */
 static void apply_journal(void)
 {
-	unsigned int jcnt = le16toh(cp.journal_cnt), blocks = 0;
-	unsigned int unit = dev.write_size < SFFS_NODE_ALIGN ?
-			    SFFS_NODE_ALIGN : dev.write_size;
-	uint64_t addr = le64toh(cp.jhead), sqnum = le64toh(cp.max_sqnum);
-	uint8_t *blk = malloc(dev.erase_size);
-	uint32_t group[SFFS_MAX_GROUP];
-	unsigned int ngroup;
+	struct sffs_replay r;
 
-	if (!blk)
+	if (sffs_replay_journal(&dev, &cp, &lv, &r)) {
+		perror("fsck.sffs");
 		exit(8);
-	qsort(leaves, nleaves, sizeof(*leaves), cmp_key);
-	jnodes = 0;
-	jtorn = false;
-	next_ino = le64toh(cp.next_ino);
-	for (unsigned int i = 0; i < jcnt && !jtorn; i++) {
-		uint32_t eb = le32toh(cp.journal_eb[i]), off, n = 0;
-		uint64_t base = (uint64_t)eb * dev.erase_size;
-
-		if (eb >= dev.eb_count || dev.bad[eb] ||
-		    sffs_dev_read(&dev, base, blk, dev.erase_size))
-			break;
-		off = i ? 0 : addr % dev.erase_size;
-		ngroup = 0;
-		while (off + sizeof(struct sffs_node_hdr) <= dev.erase_size) {
-			struct sffs_node_hdr *h = (void *)(blk + off);
-			int r = sffs_check(h, dev.erase_size - off);
-			uint32_t q;
-
-			if (r == 1) {
-				/* the erased rest of a unit: a node may follow */
-				q = (off / unit + 1) * unit;
-				if (q + sizeof(*h) <= dev.erase_size &&
-				    !sffs_check(blk + q, dev.erase_size - q)) {
-					off = q;
-					continue;
-				}
-				break;
-			}
-			if (!r && h->type == SFFS_NODE_PAD) {
-				off += ALIGN8(le32toh(h->len));
-				continue;
-			}
-			if (r || le64toh(h->sqnum) <= sqnum) {
-				jtorn = r != 0;
-				break;
-			}
-			sqnum = le64toh(h->sqnum);
-			n++;
-			/* what a commit cut short wrote is dead */
-			if (h->type == SFFS_NODE_INDEX ||
-			    h->type == SFFS_NODE_CHECKPOINT ||
-			    h->type == SFFS_NODE_EBT) {
-				off += ALIGN8(le32toh(h->len));
-				continue;
-			}
-			if (ngroup == SFFS_MAX_GROUP) {
-				jtorn = true;
-				break;
-			}
-			group[ngroup++] = off;
-			if (!(h->flags & SFFS_NODE_FL_CONT)) {
-				for (unsigned int g = 0; g < ngroup; g++)
-					apply_node(blk + group[g],
-						   base + group[g]);
-				jnodes += ngroup;
-				ngroup = 0;
-			}
-			off += ALIGN8(le32toh(h->len));
-		}
-		if (!n && i)
-			break;
-		blocks++;
 	}
-	free(blk);
+	jnodes = r.nodes;
+	jtorn = r.torn;
+	next_ino = r.next_ino;
 	printf("journal: %u nodes in %u blocks to replay%s\n", jnodes,
-	       jnodes ? blocks : 0, jtorn ? ", the last write torn" : "");
+	       jnodes ? r.blocks : 0, jtorn ? ", the last write torn" : "");
 }
 
 /* With -y */
@@ -655,7 +476,7 @@ static void *read_at(uint64_t addr, uint32_t len)
 
 static void *read_leaf(size_t i)
 {
-	return read_at(leaves[i].addr, leaves[i].len);
+	return read_at(lv.v[i].addr, lv.v[i].len);
 }
 
 static void plan(void *n0, void *n1, void *n2)
@@ -708,7 +529,7 @@ static void plan_orphan(uint64_t ino, bool del)
 					       del ? SFFS_ORPHAN_FL_DELETE : 0);
 
 	on->key.ino = htole64(SFFS_META_INO);
-	on->key.tv = htole64(tv_of(SFFS_KEY_ORPHAN, ino));
+	on->key.tv = htole64(sffs_tv(SFFS_KEY_ORPHAN, ino));
 	plan(on, NULL, NULL);
 }
 
@@ -726,11 +547,11 @@ static void plan_trunc(uint64_t ino, uint64_t size, bool del)
 /* A free key for @name in directory @dir: its hash and a free index */
 static uint64_t free_name_key(uint64_t dir, const char *name, size_t len)
 {
-	uint64_t tv = tv_of(SFFS_KEY_DENTRY,
+	uint64_t tv = sffs_tv(SFFS_KEY_DENTRY,
 			    (uint64_t)sffs_crc(name, len) << SFFS_HASH_SHIFT);
 
 	for (unsigned int c = 0; c < SFFS_MAX_COLLISIONS; c++)
-		if (!leaf_has(dir, tv + c))
+		if (!sffs_leaf_has(&lv, dir, tv + c))
 			return tv + c;
 	return 0;
 }
@@ -770,7 +591,7 @@ static uint64_t xattr_bytes(size_t i)
 	struct sffs_xattr_node *xn = read_leaf(i);
 	uint64_t n = 0;
 
-	if (xn && leaves[i].len >= sizeof(*xn))
+	if (xn && lv.v[i].len >= sizeof(*xn))
 		n = le16toh(xn->name_len) + le16toh(xn->value_len);
 	free(xn);
 	return n;
@@ -783,7 +604,7 @@ static uint64_t xattr_bytes(size_t i)
 static uint64_t plan_lost_found(struct ino *root)
 {
 	static const char lf[] = "lost+found";
-	uint64_t tv = tv_of(SFFS_KEY_DENTRY,
+	uint64_t tv = sffs_tv(SFFS_KEY_DENTRY,
 			    (uint64_t)sffs_crc(lf, strlen(lf)) << SFFS_HASH_SHIFT);
 	uint64_t ino = 0, next = next_ino;
 	struct sffs_inode_node *in;
@@ -808,11 +629,11 @@ static uint64_t plan_lost_found(struct ino *root)
 	/* an existing /lost+found, if a directory */
 	for (unsigned int c = 0; c < SFFS_MAX_COLLISIONS && !d; c++) {
 		struct sffs_dentry_node *de;
-		size_t k = leaf_pos(SFFS_ROOT_INO, tv + c);
+		size_t k = sffs_leaf_pos(&lv, SFFS_ROOT_INO, tv + c);
 
 		/* a deleted name leaves its collision index free */
-		if (k >= nleaves || leaves[k].ino != SFFS_ROOT_INO ||
-		    leaves[k].tv != tv + c)
+		if (k >= lv.n || lv.v[k].ino != SFFS_ROOT_INO ||
+		    lv.v[k].tv != tv + c)
 			continue;
 		de = read_leaf(k);
 		if (de && le16toh(de->name_len) == strlen(lf) &&
@@ -842,7 +663,7 @@ static uint64_t plan_lost_found(struct ino *root)
 		plan(in, new_dentry(SFFS_ROOT_INO, tv, lf, ino, 4), NULL);
 		root->ksubdirs++;
 		/* its names go in before the index has them: count them here */
-		leaf_set(SFFS_ROOT_INO, tv, 0, 0);
+		leaf_set(SFFS_ROOT_INO, tv);
 	}
 	for (i = 0; i < ninos; i++) {
 		struct ino *n = &inos[i];
@@ -855,7 +676,7 @@ static uint64_t plan_lost_found(struct ino *root)
 			continue;
 		plan(new_dentry(ino, tv, name, n->ino, dt_of(n->mode)), NULL,
 		     NULL);
-		leaf_set(ino, tv, 0, 0);
+		leaf_set(ino, tv);
 		n->knames = 1;
 		printf("repair: inode %llu goes to /lost+found/%s\n",
 		       ULL(n->ino), name);
@@ -870,36 +691,36 @@ static void check_files(void)
 	size_t i, norphans = 0;
 	uint64_t gone = 0, cut = 0;
 
-	inos = calloc(nleaves + 1, sizeof(*inos));
+	inos = calloc(lv.n + 1, sizeof(*inos));
 	if (!inos)
 		exit(8);
-	for (i = 0; i < nleaves; i++) {
+	for (i = 0; i < lv.n; i++) {
 		struct sffs_inode_node *in;
 
-		if (leaves[i].tv || leaves[i].ino == SFFS_META_INO)
+		if (lv.v[i].tv || lv.v[i].ino == SFFS_META_INO)
 			continue;
-		in = malloc(leaves[i].len);
-		if (!in || sffs_dev_read(&dev, leaves[i].addr, in, leaves[i].len) ||
-		    sffs_check(in, leaves[i].len)) {
+		in = malloc(lv.v[i].len);
+		if (!in || sffs_dev_read(&dev, lv.v[i].addr, in, lv.v[i].len) ||
+		    sffs_check(in, lv.v[i].len)) {
 			free(in);
 			continue;
 		}
 		inos[ninos++] = (struct ino){
-			.ino = leaves[i].ino, .size = le64toh(in->size),
+			.ino = lv.v[i].ino, .size = le64toh(in->size),
 			.mode = le32toh(in->mode), .nlink = le32toh(in->nlink),
 			.xattr_cnt = le32toh(in->xattr_cnt),
-			.iaddr = leaves[i].addr, .ilen = leaves[i].len,
+			.iaddr = lv.v[i].addr, .ilen = lv.v[i].len,
 		};
-		if (leaves[i].len >= sizeof(*in) &&
+		if (lv.v[i].len >= sizeof(*in) &&
 		    le16toh(in->data_len) > SFFS_SHORT_SYMLINK_LEN &&
 		    !(le32toh(cp.feat_incompat) &
 		      SFFS_FEAT_INCOMPAT_LONG_SYMLINK))
 			/* a kernel without the feature cannot read it */
 			err("inode %llu: symlink of %u bytes, but no long-symlink feature",
-			    ULL(leaves[i].ino), le16toh(in->data_len));
+			    ULL(lv.v[i].ino), le16toh(in->data_len));
 		if (le64toh(in->key.ino) >= next_ino) {
 			err("inode %llu is not below next_ino %llu",
-			    ULL(leaves[i].ino), ULL(next_ino));
+			    ULL(lv.v[i].ino), ULL(next_ino));
 			/* replay raises next_ino past the inodes it meets */
 			if (repair) {
 				plan(in, NULL, NULL);
@@ -914,16 +735,16 @@ static void check_files(void)
 		return;
 	}
 
-	for (i = 0; i < nleaves; i++) {
-		unsigned int ktype = leaves[i].tv >> SFFS_KEY_TYPE_SHIFT;
-		struct ino *owner = find_ino(leaves[i].ino), *t;
+	for (i = 0; i < lv.n; i++) {
+		unsigned int ktype = lv.v[i].tv >> SFFS_KEY_TYPE_SHIFT;
+		struct ino *owner = find_ino(lv.v[i].ino), *t;
 		struct sffs_dentry_node *de;
 		struct sffs_data_node *dn;
 		bool keep = true;
 		uint16_t nlen;
 
-		if (leaves[i].ino == SFFS_META_INO && ktype == SFFS_KEY_ORPHAN) {
-			uint64_t ino = leaves[i].tv & SFFS_KEY_VALUE_MASK;
+		if (lv.v[i].ino == SFFS_META_INO && ktype == SFFS_KEY_ORPHAN) {
+			uint64_t ino = lv.v[i].tv & SFFS_KEY_VALUE_MASK;
 
 			t = find_ino(ino);
 			norphans++;
@@ -939,15 +760,15 @@ static void check_files(void)
 				plan_orphan(ino, true);
 			continue;
 		}
-		if (leaves[i].ino == SFFS_META_INO || ktype == SFFS_KEY_INODE)
+		if (lv.v[i].ino == SFFS_META_INO || ktype == SFFS_KEY_INODE)
 			continue;
 		if (!owner) {
-			err("key (%llu, %#llx): no inode %llu", ULL(leaves[i].ino),
-			    ULL(leaves[i].tv), ULL(leaves[i].ino));
+			err("key (%llu, %#llx): no inode %llu", ULL(lv.v[i].ino),
+			    ULL(lv.v[i].tv), ULL(lv.v[i].ino));
 			/* the keys of an inode that is gone go too */
-			if (repair && gone != leaves[i].ino)
-				plan_trunc(leaves[i].ino, 0, true);
-			gone = leaves[i].ino;
+			if (repair && gone != lv.v[i].ino)
+				plan_trunc(lv.v[i].ino, 0, true);
+			gone = lv.v[i].ino;
 			continue;
 		}
 		if (ktype == SFFS_KEY_XATTR) {
@@ -956,7 +777,7 @@ static void check_files(void)
 			continue;
 		}
 		if (ktype == SFFS_KEY_DATA) {
-			uint64_t blk = leaves[i].tv & SFFS_KEY_VALUE_MASK;
+			uint64_t blk = lv.v[i].tv & SFFS_KEY_VALUE_MASK;
 			bool beyond = false;
 
 			if (!S_ISREG(owner->mode)) {
@@ -981,9 +802,9 @@ static void check_files(void)
 					   owner->size : 0, false);
 			if (beyond)
 				cut = owner->ino;
-			dn = malloc(leaves[i].len);
-			if (dn && !sffs_dev_read(&dev, leaves[i].addr, dn,
-						 leaves[i].len) &&
+			dn = malloc(lv.v[i].len);
+			if (dn && !sffs_dev_read(&dev, lv.v[i].addr, dn,
+						 lv.v[i].len) &&
 			    (!le32toh(dn->size) || le32toh(dn->size) > SFFS_BLOCK_SIZE ||
 			     dn->compr >= SFFS_COMPR_TYPES))
 				err("inode %llu block %llu: size %u, compression %u",
@@ -994,8 +815,8 @@ static void check_files(void)
 		}
 		if (ktype != SFFS_KEY_DENTRY)
 			continue;
-		de = malloc(leaves[i].len);
-		if (!de || sffs_dev_read(&dev, leaves[i].addr, de, leaves[i].len)) {
+		de = malloc(lv.v[i].len);
+		if (!de || sffs_dev_read(&dev, lv.v[i].addr, de, lv.v[i].len)) {
 			free(de);
 			continue;
 		}
@@ -1006,13 +827,13 @@ static void check_files(void)
 			keep = false;
 		}
 		if (!nlen || nlen > SFFS_MAX_NAME_LEN ||
-		    sizeof(*de) + nlen != leaves[i].len ||
+		    sizeof(*de) + nlen != lv.v[i].len ||
 		    memchr(de->name, '/', nlen) || memchr(de->name, 0, nlen)) {
 			err("directory %llu: a name of %u bytes is invalid",
 			    ULL(owner->ino), nlen);
 			keep = false;
 		} else if (sffs_crc(de->name, nlen) !=
-			   (uint32_t)((leaves[i].tv & SFFS_KEY_VALUE_MASK) >>
+			   (uint32_t)((lv.v[i].tv & SFFS_KEY_VALUE_MASK) >>
 				      SFFS_HASH_SHIFT)) {
 			err("directory %llu: name %.*s is filed under another hash",
 			    ULL(owner->ino), nlen, de->name);
@@ -1275,10 +1096,10 @@ out:
 /* Forget what a check found, to check again after a repair */
 static void reset(void)
 {
-	free(leaves);
-	leaves = NULL;
-	nleaves = 0;
-	cap_leaves = 0;
+	free(lv.v);
+	lv.v = NULL;
+	lv.n = 0;
+	lv.cap = 0;
 	free(inos);
 	inos = NULL;
 	ninos = 0;
@@ -1323,7 +1144,7 @@ static void check(unsigned int *slot, uint32_t *next)
 	} else if (!fatal) {
 		walk(le64toh(cp.index_root), le32toh(cp.index_root_len),
 		     height - 1, fanout);
-		printf("index_nodes: %lu\nleaves: %zu\n", index_nodes, nleaves);
+		printf("index_nodes: %lu\nleaves: %zu\n", index_nodes, lv.n);
 		if (max_sqnum_seen > le64toh(cp.max_sqnum))
 			err("a node of the index is newer (%llu) than its checkpoint (%llu)",
 			    ULL(max_sqnum_seen), ULL(le64toh(cp.max_sqnum)));

@@ -10,6 +10,12 @@
  * first block after the anchor on, then the index over them is built
  * bottom-up, and a first checkpoint names it.  See
  * Documentation/filesystems/sffs.rst for the format.
+ *
+ * The image depends only on the tree and the options, so that a build
+ * makes the same bytes twice: names are written in their key order (hash,
+ * then name), not in the order readdir() returns them, every byte not
+ * filled is 0xff or zero, and with SOURCE_DATE_EPOCH set no time is later
+ * than it and the UUID is derived from it (reproducible-builds.org).
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -24,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 #include "sffs_tool.h"
@@ -39,9 +46,16 @@ static size_t nbr, cap_br;
 static uint64_t sqnum, used_bytes, next_ino = SFFS_FIRST_INO;
 static uint32_t cur_eb, cur_off, first_main;
 static bool cur_valid, squash, quiet;
+/* -X: prefixes of the attribute names not copied */
+#define MAX_XATTR_SKIP	16
+static const char *xattr_skip[MAX_XATTR_SKIP];
+static unsigned int nxattr_skip;
 /* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
 static bool long_links;
 static uint8_t compr = SFFS_COMPR_LZO;
+/* SOURCE_DATE_EPOCH, when set: the latest time the image holds */
+static bool have_epoch;
+static int64_t epoch;
 static unsigned long files, dirs, others;
 
 static void die(const char *fmt, ...) __printf(1, 2);
@@ -138,14 +152,148 @@ static void emit_leaf(void *node, uint32_t len, unsigned int type,
 
 static void put_ts(struct sffs_timestamp *t, struct timespec ts)
 {
+	/* clamped, not replaced: older times say something of the files */
+	if (have_epoch && ts.tv_sec >= epoch) {
+		ts.tv_sec = epoch;
+		ts.tv_nsec = 0;
+	}
 	t->sec = htole64(ts.tv_sec);
 	t->nsec = htole32(ts.tv_nsec);
 	t->reserved = 0;
 }
 
-static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
-		       const char *link, size_t link_len)
+/* An extended attribute of a file being copied */
+struct xattr {
+	char *name;
+	uint32_t hash;
+	char *value;
+	size_t len;
+};
+
+static int cmp_xattr(const void *a, const void *b)
 {
+	const struct xattr *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The namespaces the kernel keeps.  Others (system.* for ACLs) it cannot
+ * store: they are named on stderr, not dropped in silence.
+ */
+static bool xattr_kept(const char *name)
+{
+	return !strncmp(name, "user.", 5) || !strncmp(name, "trusted.", 8) ||
+	       !strncmp(name, "security.", 9);
+}
+
+/* Left out with -X: not named, as asked for */
+static bool xattr_excluded(const char *name)
+{
+	for (unsigned int i = 0; i < nxattr_skip; i++)
+		if (!strncmp(name, xattr_skip[i], strlen(xattr_skip[i])))
+			return true;
+	return false;
+}
+
+/*
+ * The extended attributes of @path in key order, as the kernel files
+ * them; trusted.* is only listed to root.  Return how many there are.
+ */
+static size_t read_xattrs(const char *path, struct xattr **out)
+{
+	ssize_t size = path ? llistxattr(path, NULL, 0) : 0;
+	struct xattr *xa = NULL;
+	size_t n = 0;
+	char *names;
+
+	*out = NULL;
+	if (size < 0 && errno == ENOTSUP)
+		return 0;
+	if (size < 0)
+		die("%s: cannot list attributes: %s", path, strerror(errno));
+	if (!size)
+		return 0;
+	names = malloc(size);
+	if (!names)
+		die("out of memory");
+	size = llistxattr(path, names, size);
+	if (size < 0)
+		die("%s: cannot list attributes: %s", path, strerror(errno));
+	for (char *p = names; p < names + size; p += strlen(p) + 1) {
+		ssize_t len;
+
+		if (xattr_excluded(p))
+			continue;
+		if (!xattr_kept(p)) {
+			fprintf(stderr, "mkfs.sffs: %s: attribute %s not copied\n",
+				path, p);
+			continue;
+		}
+		if (strlen(p) > SFFS_MAX_XATTR_NAME)
+			die("%s: attribute name %s longer than %d bytes", path,
+			    p, SFFS_MAX_XATTR_NAME);
+		len = lgetxattr(path, p, NULL, 0);
+		if (len < 0)
+			die("%s: %s: %s", path, p, strerror(errno));
+		if (len > SFFS_MAX_XATTR_VALUE)
+			die("%s: attribute %s of %zd bytes, SFFS takes %d", path,
+			    p, len, SFFS_MAX_XATTR_VALUE);
+		xa = realloc(xa, (n + 1) * sizeof(*xa));
+		if (!xa)
+			die("out of memory");
+		xa[n].name = strdup(p);
+		xa[n].hash = sffs_crc(p, strlen(p));
+		xa[n].value = malloc(len ? len : 1);
+		if (!xa[n].name || !xa[n].value)
+			die("out of memory");
+		len = lgetxattr(path, p, xa[n].value, len);
+		if (len < 0)
+			die("%s: %s: %s", path, p, strerror(errno));
+		xa[n++].len = len;
+	}
+	free(names);
+	qsort(xa, n, sizeof(*xa), cmp_xattr);
+	*out = xa;
+	return n;
+}
+
+static void emit_xattrs(uint64_t ino, struct xattr *xa, size_t n)
+{
+	static uint8_t buf[sizeof(struct sffs_xattr_node) +
+			   SFFS_MAX_XATTR_NAME + SFFS_MAX_XATTR_VALUE];
+	struct sffs_xattr_node *xn = (void *)buf;
+
+	for (size_t i = 0, coll = 0; i < n; i++) {
+		size_t nlen = strlen(xa[i].name);
+
+		coll = i && xa[i - 1].hash == xa[i].hash ? coll + 1 : 0;
+		if (coll >= SFFS_MAX_COLLISIONS)
+			die("inode %llu: too many attributes with one hash",
+			    (unsigned long long)ino);
+		memset(xn, 0, sizeof(*xn));
+		xn->name_len = htole16(nlen);
+		xn->value_len = htole16(xa[i].len);
+		memcpy(xn->data, xa[i].name, nlen);
+		memcpy(xn->data + nlen, xa[i].value, xa[i].len);
+		emit_leaf(xn, sizeof(*xn) + nlen + xa[i].len, SFFS_NODE_XATTR,
+			  ino, SFFS_KEY_XATTR,
+			  ((uint64_t)xa[i].hash << SFFS_HASH_SHIFT) | coll);
+		free(xa[i].name);
+		free(xa[i].value);
+	}
+	free(xa);
+}
+
+/* The inode of @path (NULL for none) and its extended attributes */
+static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
+		       const char *link, size_t link_len, const char *path)
+{
+	struct xattr *xa;
+	size_t nxa = read_xattrs(path, &xa);
+	uint64_t xbytes = 0;
 	uint8_t buf[sizeof(struct sffs_inode_node) + SFFS_MAX_SYMLINK_LEN];
 	struct sffs_inode_node *in = (void *)buf;
 	uint64_t size = 0;
@@ -169,11 +317,16 @@ static void emit_inode(uint64_t ino, const struct stat *st, uint32_t nlink,
 		in->rdev = htole32((mi & 0xff) | (ma << 8) |
 				   ((mi & ~0xffU) << 12));
 	}
+	for (size_t i = 0; i < nxa; i++)
+		xbytes += strlen(xa[i].name) + xa[i].len;
+	in->xattr_cnt = htole32(nxa);
+	in->xattr_size = htole32(xbytes);
 	in->compr = S_ISREG(st->st_mode) ? compr : 0;
 	in->data_len = htole16(link_len);
 	memcpy(in->data, link, link_len);
 	emit_leaf(in, sizeof(*in) + link_len, SFFS_NODE_INODE, ino,
 		  SFFS_KEY_INODE, 0);
+	emit_xattrs(ino, xa, nxa);
 }
 
 static void emit_data(uint64_t ino, const char *path, uint64_t size)
@@ -295,7 +448,7 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 	closedir(dp);
 	qsort(ents, n, sizeof(*ents), cmp_entry);
 
-	emit_inode(ino, dst, 2 + subdirs, NULL, 0);
+	emit_inode(ino, dst, 2 + subdirs, NULL, 0, path);
 	dirs++;
 	for (size_t i = 0, coll = 0; i < n; i++) {
 		struct entry *e = &ents[i];
@@ -332,12 +485,12 @@ static void emit_dir(const char *path, uint64_t ino, const struct stat *dst)
 					    p, dev.erase_size);
 				if (len > (ssize_t)SFFS_SHORT_SYMLINK_LEN)
 					long_links = true;
-				emit_inode(child, &e->st, 1, link, len);
+				emit_inode(child, &e->st, 1, link, len, p);
 				others++;
 			} else {
 				/* links inside the tree only */
 				emit_inode(child, &e->st, S_ISREG(e->st.st_mode) ?
-					   e->st.st_nlink : 1, NULL, 0);
+					   e->st.st_nlink : 1, NULL, 0, p);
 				if (S_ISREG(e->st.st_mode)) {
 					emit_data(child, p, e->st.st_size);
 					files++;
@@ -401,19 +554,91 @@ static struct branch *build_level(struct branch *in, size_t n, unsigned int leve
 	return out;
 }
 
+/*
+ * SOURCE_DATE_EPOCH as the specification has it: decimal seconds since
+ * the epoch; a value that is not one is an error, not ignored, so that a
+ * build does not quietly stop being reproducible.
+ */
+static void read_epoch(void)
+{
+	const char *s = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < 0)
+		die("SOURCE_DATE_EPOCH=%s is not a number of seconds", s);
+	epoch = v;
+	have_epoch = true;
+}
+
+/* "0123abcd-..." with or without dashes: 32 hex digits */
+static void parse_uuid(const char *s, uint8_t uuid[16])
+{
+	const char *p = s;
+
+	for (int i = 0; i < 16; i++) {
+		unsigned int hi, lo;
+
+		if (*p == '-' && (i == 4 || i == 6 || i == 8 || i == 10))
+			p++;
+		if (sscanf(p, "%1x%1x", &hi, &lo) != 2)
+			die("bad UUID %s", s);
+		uuid[i] = hi << 4 | lo;
+		p += 2;
+	}
+	if (*p)
+		die("bad UUID %s", s);
+}
+
+/*
+ * The UUID of a reproducible image: crc32c rounds over "SFFS" and the
+ * epoch, marked as an RFC 9562 version 8 (vendor-defined) UUID.  Two
+ * images built at one SOURCE_DATE_EPOCH share it; give -u to tell them
+ * apart.
+ */
+static void epoch_uuid(uint8_t uuid[16])
+{
+	uint8_t in[13] = "SFFS";
+
+	for (int i = 0; i < 8; i++)
+		in[4 + i] = (uint64_t)epoch >> (8 * i);
+	for (int w = 0; w < 4; w++) {
+		uint32_t c;
+
+		in[12] = w;
+		c = sffs_crc(in, sizeof(in));
+		memcpy(uuid + 4 * w, &c, 4);
+	}
+	uuid[6] = (uuid[6] & 0x0f) | 0x80;
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;
+}
+
 static void print_usage(int code)
 {
 	fprintf(code ? stderr : stdout,
 		"usage: mkfs.sffs [options] /dev/mtdN\n"
 		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE\n"
 		"                 -c SIZE\n"
-		"  -r DIR     copy DIR into the new file system\n"
+		"  -r DIR     copy DIR into the new file system: owners, modes,\n"
+		"             times, extended attributes (user., trusted. and\n"
+		"             security.), hard links, symlinks, device nodes\n"
 		"  -U         files are owned by root\n"
+		"  -u UUID    the file system's UUID (default: random, or\n"
+		"             derived from SOURCE_DATE_EPOCH when that is set)\n"
 		"  -x COMPR   compression of new data: none, lzo (default), zstd\n"
 		"  -j N       journal erase blocks, 2 to %d (default 8)\n"
 		"  -F N       index fan-out, %d to %d\n"
-		"  -q         quiet\n", SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT,
-		SFFS_MAX_FANOUT);
+		"  -X PREFIX  attributes whose names begin with PREFIX are not\n"
+		"             copied (e.g. -X security.selinux); up to 16\n"
+		"  -q         quiet\n"
+		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
+		"it: the same tree gives the same image, made with the same\n"
+		"privileges (trusted.* attributes are only read by root).\n",
+		SFFS_MAX_JOURNAL_BLOCKS, SFFS_MIN_FANOUT, SFFS_MAX_FANOUT);
 	exit(code);
 }
 
@@ -425,17 +650,24 @@ int main(int argc, char **argv)
 	unsigned int jcnt = 8, fanout = 0, height = 0;
 	struct sffs_checkpoint_node cp;
 	struct stat rst;
+	uint8_t uuid[16];
+	bool have_uuid = false;
 	uint32_t eb, unit, j;
 	size_t n;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "r:Ux:j:F:o:e:m:c:qh")) != -1) {
+	read_epoch();
+	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:qh")) != -1) {
 		switch (opt) {
 		case 'r':
 			root = optarg;
 			break;
 		case 'U':
 			squash = true;
+			break;
+		case 'u':
+			parse_uuid(optarg, uuid);
+			have_uuid = true;
 			break;
 		case 'x':
 			if (!strcmp(optarg, "none"))
@@ -446,6 +678,11 @@ int main(int argc, char **argv)
 				compr = SFFS_COMPR_ZSTD;
 			else
 				die("unknown compression %s", optarg);
+			break;
+		case 'X':
+			if (nxattr_skip == MAX_XATTR_SKIP)
+				die("more than %d -X", MAX_XATTR_SKIP);
+			xattr_skip[nxattr_skip++] = optarg;
 			break;
 		case 'j':
 			jcnt = atoi(optarg);
@@ -475,6 +712,13 @@ int main(int argc, char **argv)
 			print_usage(1);
 		}
 	}
+	/*
+	 * The kernel lists trusted.* to CAP_SYS_ADMIN only, so another user's
+	 * image silently lacks them: say so, once, as the image differs
+	 * from the one root would make of the same tree.
+	 */
+	if (root && geteuid())
+		fprintf(stderr, "mkfs.sffs: not root: trusted.* attributes not copied\n");
 	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
 		die("-j must be 2 to %d", SFFS_MAX_JOURNAL_BLOCKS);
 	if (image && optind == argc) {
@@ -517,9 +761,10 @@ int main(int argc, char **argv)
 		memset(&rst, 0, sizeof(rst));
 		rst.st_mode = S_IFDIR | 0755;
 		clock_gettime(CLOCK_REALTIME, &rst.st_mtim);
+		/* put_ts() clamps it to SOURCE_DATE_EPOCH */
 		rst.st_atim = rst.st_mtim;
 		rst.st_ctim = rst.st_mtim;
-		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0);
+		emit_inode(SFFS_ROOT_INO, &rst, 2, NULL, 0, NULL);
 		dirs++;
 	}
 
@@ -570,7 +815,11 @@ int main(int argc, char **argv)
 	if (long_links)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
 	cp.fanout = htole16(fanout);
-	{
+	if (have_uuid) {
+		memcpy(cp.uuid, uuid, sizeof(uuid));
+	} else if (have_epoch) {
+		epoch_uuid(cp.uuid);
+	} else {
 		int fd = open("/dev/urandom", O_RDONLY);
 
 		if (fd < 0 || read(fd, cp.uuid, sizeof(cp.uuid)) != sizeof(cp.uuid))
@@ -582,7 +831,7 @@ int main(int argc, char **argv)
 	cp.eb_count = htole32(dev.eb_count);
 	for (int i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
 		cp.anchor_eb[i] = htole32(dev.anchor[i]);
-	cp.mkfs_time = htole64(time(NULL));
+	cp.mkfs_time = htole64(have_epoch ? epoch : time(NULL));
 	cp.default_compr = compr;
 	cp.commit = htole64(1);
 	cp.max_sqnum = htole64(sqnum + 1);

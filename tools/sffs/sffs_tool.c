@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helpers shared by mkfs.sffs and dump.sffs.
+ * Helpers shared by the SFFS tools.
  *
  * The device is either an MTD character device, driven through the MTD
  * ioctls (geometry, bad blocks, erase) and read()/write(), or an image
@@ -73,6 +73,126 @@ int sffs_check(const void *node, size_t avail)
 	len = le32toh(hdr->len);
 	if (len < sizeof(*hdr) || len > avail ||
 	    le32toh(hdr->data_crc) != sffs_crc((uint8_t *)node + 32, len - 32))
+		return -1;
+	return 0;
+}
+
+/*
+ * The smallest length of a node of @type, header included, or 0 for a type
+ * the format does not have: what fs/sffs/node.c checks before any field
+ * of the payload is read, so that no field is read past the node.
+ */
+uint32_t sffs_node_min_len(unsigned int type)
+{
+	switch (type) {
+	case SFFS_NODE_PAD:
+		return sizeof(struct sffs_node_hdr);
+	case SFFS_NODE_CHECKPOINT:
+		return sizeof(struct sffs_checkpoint_node);
+	case SFFS_NODE_INODE:
+		return sizeof(struct sffs_inode_node);
+	case SFFS_NODE_DATA:
+		return sizeof(struct sffs_data_node) + 1;
+	case SFFS_NODE_DENTRY:
+		return sizeof(struct sffs_dentry_node) + 1;
+	case SFFS_NODE_XATTR:
+		return sizeof(struct sffs_xattr_node) + 1;
+	case SFFS_NODE_TRUNC:
+		return sizeof(struct sffs_trunc_node);
+	case SFFS_NODE_ORPHAN:
+		return sizeof(struct sffs_orphan_node);
+	case SFFS_NODE_INDEX:
+		return sizeof(struct sffs_index_node) +
+		       sizeof(struct sffs_branch);
+	case SFFS_NODE_EBT:
+		return sizeof(struct sffs_ebt_node);
+	}
+	return 0;
+}
+
+/*
+ * 0 if the lengths and counts inside node @node of @len bytes, at least
+ * sffs_node_min_len() of its type, agree with @len; -1 if not: the
+ * kernel's payload checks (sffs_node_check()).
+ */
+int sffs_node_check_payload(const void *node, uint32_t len)
+{
+	const struct sffs_node_hdr *h = node;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE: {
+		const struct sffs_inode_node *in = node;
+		uint32_t dlen = le16toh(in->data_len);
+
+		return sizeof(*in) + dlen != len ||
+		       dlen > SFFS_MAX_SYMLINK_LEN ||
+		       in->compr >= SFFS_COMPR_TYPES ? -1 : 0;
+	}
+	case SFFS_NODE_DATA: {
+		const struct sffs_data_node *dn = node;
+		uint32_t size = le32toh(dn->size);
+
+		return !size || size > SFFS_BLOCK_SIZE ||
+		       dn->compr >= SFFS_COMPR_TYPES ||
+		       len - sizeof(*dn) > SFFS_BLOCK_SIZE ||
+		       (dn->compr == SFFS_COMPR_NONE &&
+			len - sizeof(*dn) != size) ? -1 : 0;
+	}
+	case SFFS_NODE_DENTRY: {
+		const struct sffs_dentry_node *de = node;
+		uint32_t nlen = le16toh(de->name_len);
+
+		return !nlen || nlen > SFFS_MAX_NAME_LEN ||
+		       sizeof(*de) + nlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_XATTR: {
+		const struct sffs_xattr_node *xn = node;
+		uint32_t nlen = le16toh(xn->name_len);
+		uint32_t vlen = le16toh(xn->value_len);
+
+		return !nlen || nlen > SFFS_MAX_XATTR_NAME ||
+		       vlen > SFFS_MAX_XATTR_VALUE ||
+		       sizeof(*xn) + nlen + vlen != len ? -1 : 0;
+	}
+	case SFFS_NODE_INDEX: {
+		const struct sffs_index_node *ix = node;
+		uint32_t cnt = le16toh(ix->count);
+
+		return !cnt || cnt > SFFS_MAX_FANOUT ||
+		       sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
+		       -1 : 0;
+	}
+	case SFFS_NODE_ORPHAN:
+		return sffs_orphan_ino(node, len) ? 0 : -1;
+	case SFFS_NODE_EBT: {
+		const struct sffs_ebt_node *en = node;
+		uint32_t cnt = le32toh(en->count);
+
+		return !cnt || cnt > SFFS_EBT_RECS ||
+		       le32toh(en->first) % SFFS_EBT_RECS ||
+		       sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len ?
+		       -1 : 0;
+	}
+	}
+	return 0;
+}
+
+/*
+ * As sffs_check(), and -1 too when the node is shorter than its type
+ * needs, of a type the format does not have, or its payload's lengths
+ * are wrong: all a mount's replay takes for a torn write.
+ */
+static int check_whole(const void *node, size_t avail)
+{
+	const struct sffs_node_hdr *h = node;
+	int c = sffs_check(node, avail);
+	uint32_t min;
+
+	if (c)
+		return c;
+	min = sffs_node_min_len(h->type);
+	if (!min || le32toh(h->len) < min ||
+	    sffs_node_check_payload(node, le32toh(h->len)))
 		return -1;
 	return 0;
 }
@@ -229,7 +349,8 @@ int sffs_dev_close(struct sffs_dev *d, const char *path)
 
 int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(buf, d->image + addr, len);
@@ -241,7 +362,8 @@ int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 		   size_t len)
 {
-	if (addr + len > d->size)
+	/* not addr + len > size: a crafted address would wrap around */
+	if (len > d->size || addr > d->size - len)
 		return -1;
 	if (d->image) {
 		memcpy(d->image + addr, buf, len);
@@ -387,5 +509,230 @@ int sffs_write_checkpoint(struct sffs_dev *d,
 	memcpy(buf, cp, sizeof(*cp));
 	err = sffs_dev_write(d, unit_addr(d, slot, next), buf, unit);
 	free(buf);
+	return err;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct sffs_leaf *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->tv < y->tv ? -1 : x->tv > y->tv;
+}
+
+/* Room for one more leaf; -1 when out of memory */
+int sffs_leaves_room(struct sffs_leaves *l)
+{
+	struct sffs_leaf *v;
+	size_t cap;
+
+	if (l->n < l->cap)
+		return 0;
+	cap = l->cap ? 2 * l->cap : 4096;
+	v = realloc(l->v, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	l->v = v;
+	l->cap = cap;
+	return 0;
+}
+
+/* Index of the first key at or after (ino, tv) */
+size_t sffs_leaf_pos(const struct sffs_leaves *l, uint64_t ino, uint64_t tv)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (l->v[mid].ino < ino ||
+		    (l->v[mid].ino == ino && l->v[mid].tv < tv))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool sffs_leaf_has(const struct sffs_leaves *l, uint64_t ino, uint64_t tv)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv);
+
+	return i < l->n && l->v[i].ino == ino && l->v[i].tv == tv;
+}
+
+int sffs_leaf_set(struct sffs_leaves *l, uint64_t ino, uint64_t tv,
+		  uint64_t addr, uint32_t len)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv);
+
+	if (i < l->n && l->v[i].ino == ino && l->v[i].tv == tv) {
+		l->v[i].addr = addr;
+		l->v[i].len = len;
+		return 0;
+	}
+	if (sffs_leaves_room(l))
+		return -1;
+	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
+	l->v[i] = (struct sffs_leaf){ ino, tv, addr, len };
+	l->n++;
+	return 0;
+}
+
+/* Drop the keys from (ino, tv) up to, not including, (ino2, tv2) */
+static void leaf_drop(struct sffs_leaves *l, uint64_t ino, uint64_t tv,
+		      uint64_t ino2, uint64_t tv2)
+{
+	size_t i = sffs_leaf_pos(l, ino, tv), k = sffs_leaf_pos(l, ino2, tv2);
+
+	if (k <= i)
+		return;
+	memmove(l->v + i, l->v + k, (l->n - k) * sizeof(*l->v));
+	l->n -= k - i;
+}
+
+/* What replay does with one node: sffs_journal_apply() */
+static int apply_node(struct sffs_leaves *l, const void *node, uint64_t addr,
+		      uint64_t *next_ino)
+{
+	const struct sffs_node_hdr *h = node;
+	const struct sffs_key *k = (const void *)(h + 1);
+	uint32_t len = le32toh(h->len);
+	const struct sffs_trunc_node *tn = node;
+	const struct sffs_dentry_node *de = node;
+	uint64_t ino, size;
+	bool del;
+
+	switch (h->type) {
+	case SFFS_NODE_INODE:
+	case SFFS_NODE_DATA:
+	case SFFS_NODE_DENTRY:
+	case SFFS_NODE_XATTR:
+	case SFFS_NODE_ORPHAN:
+		if (len < sizeof(*h) + sizeof(*k))
+			return 0;
+		/* replay hands out inode numbers above those it meets */
+		if (h->type == SFFS_NODE_INODE && le64toh(k->ino) >= *next_ino)
+			*next_ino = le64toh(k->ino) + 1;
+		del = (h->type == SFFS_NODE_DENTRY && !de->target) ||
+		      (h->type == SFFS_NODE_XATTR &&
+		       h->flags & SFFS_XATTR_FL_DELETE) ||
+		      (h->type == SFFS_NODE_ORPHAN &&
+		       h->flags & SFFS_ORPHAN_FL_DELETE);
+		if (!del)
+			return sffs_leaf_set(l, le64toh(k->ino), le64toh(k->tv),
+					     addr, len);
+		leaf_drop(l, le64toh(k->ino), le64toh(k->tv), le64toh(k->ino),
+			  le64toh(k->tv) + 1);
+		return 0;
+	case SFFS_NODE_TRUNC:
+		if (len < sizeof(*tn))
+			return 0;
+		ino = le64toh(tn->ino);
+		size = le64toh(tn->new_size);
+		if (h->flags & SFFS_TRUNC_FL_DELETE) {
+			leaf_drop(l, SFFS_META_INO, sffs_tv(SFFS_KEY_ORPHAN, ino),
+				  SFFS_META_INO,
+				  sffs_tv(SFFS_KEY_ORPHAN, ino) + 1);
+			leaf_drop(l, ino, 0, ino + 1, 0);
+		} else {
+			leaf_drop(l, ino, sffs_tv(SFFS_KEY_DATA,
+						  (size + SFFS_BLOCK_SIZE - 1) /
+						  SFFS_BLOCK_SIZE),
+				  ino, sffs_tv(SFFS_KEY_DENTRY, 0));
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * The nodes written after the checkpoint @cp, applied to the leaves @l of
+ * its index (sorted here) as the next mount replays them (replay.c):
+ * whole operations only, in order of their sequence numbers, up to the
+ * first torn or old node of a block.  As there, a torn node ends its
+ * block, not the replay: the next journal block is read too, and ends it
+ * only when it has no newer node.  -1 when out of memory.
+ */
+int sffs_replay_journal(struct sffs_dev *d,
+			const struct sffs_checkpoint_node *cp,
+			struct sffs_leaves *l, struct sffs_replay *r)
+{
+	unsigned int jcnt = le16toh(cp->journal_cnt);
+	unsigned int unit = d->write_size < SFFS_NODE_ALIGN ?
+			    SFFS_NODE_ALIGN : d->write_size;
+	uint64_t addr = le64toh(cp->jhead), sqnum = le64toh(cp->max_sqnum);
+	uint8_t *blk = malloc(d->erase_size);
+	uint32_t group[SFFS_MAX_GROUP];
+	unsigned int ngroup;
+	int err = 0;
+
+	if (!blk)
+		return -1;
+	qsort(l->v, l->n, sizeof(*l->v), cmp_key);
+	*r = (struct sffs_replay){ .next_ino = le64toh(cp->next_ino) };
+	for (unsigned int i = 0; i < jcnt && i < SFFS_MAX_JOURNAL_BLOCKS &&
+	     !err; i++) {
+		uint32_t eb = le32toh(cp->journal_eb[i]), off, n = 0;
+		uint64_t base = (uint64_t)eb * d->erase_size;
+
+		if (eb >= d->eb_count || d->bad[eb] ||
+		    sffs_dev_read(d, base, blk, d->erase_size))
+			break;
+		off = i ? 0 : addr % d->erase_size;
+		ngroup = 0;
+		while (off + sizeof(struct sffs_node_hdr) <= d->erase_size) {
+			struct sffs_node_hdr *h = (void *)(blk + off);
+			int c = check_whole(h, d->erase_size - off);
+			uint32_t q;
+
+			if (c == 1) {
+				/* the erased rest of a unit: a node may follow */
+				q = (off / unit + 1) * unit;
+				if (q + sizeof(*h) <= d->erase_size &&
+				    !check_whole(blk + q, d->erase_size - q)) {
+					off = q;
+					continue;
+				}
+				break;
+			}
+			if (!c && h->type == SFFS_NODE_PAD) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (c || le64toh(h->sqnum) <= sqnum) {
+				r->torn = c != 0;
+				break;
+			}
+			sqnum = le64toh(h->sqnum);
+			n++;
+			/* what a commit cut short wrote is dead */
+			if (h->type == SFFS_NODE_INDEX ||
+			    h->type == SFFS_NODE_CHECKPOINT ||
+			    h->type == SFFS_NODE_EBT) {
+				off += ALIGN8(le32toh(h->len));
+				continue;
+			}
+			if (ngroup == SFFS_MAX_GROUP) {
+				r->torn = true;
+				break;
+			}
+			group[ngroup++] = off;
+			if (!(h->flags & SFFS_NODE_FL_CONT)) {
+				for (unsigned int g = 0; g < ngroup && !err; g++)
+					err = apply_node(l, blk + group[g],
+							 base + group[g],
+							 &r->next_ino);
+				r->nodes += ngroup;
+				ngroup = 0;
+			}
+			off += ALIGN8(le32toh(h->len));
+		}
+		if (!n && i)
+			break;
+		r->blocks++;
+	}
+	free(blk);
 	return err;
 }

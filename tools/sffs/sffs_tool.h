@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What mkfs.sffs and dump.sffs share: checksums, node sealing and
- * checking, and access to an MTD device or an image file.
+ * What the SFFS tools share: checksums, node sealing and checking,
+ * access to an MTD device or an image file, and the leaves of the index
+ * with the journal applied to them, as a mount sees them.
  */
 #ifndef SFFS_TOOL_H
 #define SFFS_TOOL_H
@@ -45,7 +46,44 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 int sffs_write_checkpoint(struct sffs_dev *d,
 			  const struct sffs_checkpoint_node *cp,
 			  unsigned int slot, uint32_t next);
+uint32_t sffs_node_min_len(unsigned int type);
+int sffs_node_check_payload(const void *node, uint32_t len);
 uint64_t sffs_orphan_ino(const void *node, uint32_t len);
 uint64_t sffs_parse_size(const char *s);
+
+/* A leaf of the index: a key and where its node is */
+struct sffs_leaf {
+	uint64_t ino, tv, addr;
+	uint32_t len;
+};
+
+/* Leaves in key order */
+struct sffs_leaves {
+	struct sffs_leaf *v;
+	size_t n, cap;
+};
+
+static inline uint64_t sffs_tv(unsigned int type, uint64_t value)
+{
+	return (uint64_t)type << SFFS_KEY_TYPE_SHIFT | value;
+}
+
+int sffs_leaves_room(struct sffs_leaves *l);
+size_t sffs_leaf_pos(const struct sffs_leaves *l, uint64_t ino, uint64_t tv);
+bool sffs_leaf_has(const struct sffs_leaves *l, uint64_t ino, uint64_t tv);
+int sffs_leaf_set(struct sffs_leaves *l, uint64_t ino, uint64_t tv,
+		  uint64_t addr, uint32_t len);
+
+/* What sffs_replay_journal() found */
+struct sffs_replay {
+	unsigned int nodes;	/* nodes applied */
+	unsigned int blocks;	/* erase blocks read */
+	bool torn;		/* the last write was cut short */
+	uint64_t next_ino;	/* next_ino as the replay leaves it */
+};
+
+int sffs_replay_journal(struct sffs_dev *d,
+			const struct sffs_checkpoint_node *cp,
+			struct sffs_leaves *l, struct sffs_replay *r);
 
 #endif

@@ -8,8 +8,10 @@
 # after each power cut; fill mtdram until ENOSPC and check the
 # file system stays usable; damage mtdram in known ways with corrupt.sffs
 # and check that fsck.sffs -y repairs each damage so that the kernel
-# mounts what it wrote, every file's data still there.  Mount and write times are reported as
-# "# METRIC <name> <value> <unit>" TAP comments.
+# mounts what it wrote, every file's data still there; mount overlayfs
+# with SFFS as its upper layer (when the kernel has overlayfs).  Mount
+# and write times are reported as "# METRIC <name> <value> <unit>" TAP
+# comments.
 #
 # The power cuts happen below SFFS, in mtdcount.ko, an MTD pass-through
 # loaded over the NAND: SFFS is mounted on the pass-through, which tears
@@ -44,7 +46,7 @@ NUM_REPAIRS=6
 SFFS_FILES=${SFFS_FILES:-8}
 SFFS_FILE_KB=${SFFS_FILE_KB:-1024}
 NANDSIM_ID_BYTES=0xec,0xd3,0x51,0x95
-NUM_POSIX=14
+NUM_POSIX=15
 # Where the power is cut, in page programs and block erases from the
 # start of the work: W is what the work took without a cut, R a random
 # point of it.  The data is programmed first; the directory, the rename,
@@ -52,13 +54,16 @@ NUM_POSIX=14
 CUTS="1 W/2 W-16 W-4 W-1 R"
 NUM_CUTS=7	# the work without a cut, then each of CUTS
 NUM_ORPHAN=1
-NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN + NUM_REPAIRS))
+NUM_OVERLAY=2
+NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN + NUM_REPAIRS + \
+	     NUM_OVERLAY))
 
 testnum=0
 nfail=0
 nskip=0
 stage=
 mnt=
+ovl=
 mc=/sys/module/mtdcount/parameters
 mc_loaded=
 up=
@@ -134,6 +139,9 @@ is_mounted() { grep -q " $1 " /proc/mounts; }
 
 cleanup()
 {
+	if [ -n "$ovl" ] && is_mounted "$ovl"; then
+		umount "$ovl" || msg "cleanup: cannot unmount $ovl"
+	fi
 	if [ -n "$mnt" ] && is_mounted "$mnt"; then
 		umount "$mnt" || msg "cleanup: cannot unmount $mnt"
 	fi
@@ -527,6 +535,96 @@ nor_repair()
 	done
 }
 
+# ovl_mount: overlayfs on $ovl, $stage/lower below, SFFS on $mnt above
+ovl_mount()
+{
+	mkdir -p "$mnt/upper" "$mnt/work" "$ovl" || return 1
+	run mount -t overlay -o \
+		"lowerdir=$stage/lower,upperdir=$mnt/upper,workdir=$mnt/work" \
+		overlay "$ovl"
+}
+
+# ovl_check: the merged view after the changes of overlay_test
+ovl_check()
+{
+	[ ! -e "$ovl/gone" ] || { msg "gone is back"; return 1; }
+	[ "$(cat "$ovl/changed")" = upper ] || { msg "changed lost"; return 1; }
+	[ "$(cat "$ovl/moved")" = moved ] || { msg "moved lost"; return 1; }
+	[ ! -e "$ovl/dir/src" ] || { msg "dir/src is back"; return 1; }
+	[ "$(cat "$ovl/dir/kept")" = kept ] || { msg "dir/kept lost"; return 1; }
+	[ "$(cat "$ovl/new/f")" = new ] || { msg "new/f lost"; return 1; }
+	# what overlayfs left in the upper layer: whiteouts, char 0/0
+	for w in gone dir/src; do
+		[ -c "$mnt/upper/$w" ] &&
+			[ "$(stat -c %t:%T "$mnt/upper/$w")" = 0:0 ] ||
+			{ msg "no whiteout for $w"; return 1; }
+	done
+}
+
+# overlay_test MTD: SFFS as overlayfs's upper layer, as OpenWrt uses
+# JFFS2 and UBIFS.  The mount must warn of no missing feature (tmpfile,
+# RENAME_WHITEOUT, xattrs, d_type); files of the lower layer deleted,
+# replaced and renamed must stay so across a remount of both, fsck.sffs
+# finding the upper layer clean; a new file system (a factory reset)
+# must give back the lower layer's view.
+overlay_test()
+{
+	grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null
+	if ! grep -qw overlay /proc/filesystems; then
+		skip "overlayfs with SFFS as upper layer" "no overlayfs"
+		skip "factory reset of the overlay" "no overlayfs"
+		return
+	fi
+	ovl=$stage/ovl
+	rc=0
+	mkdir -p "$stage/lower/dir" || rc=1
+	echo gone >"$stage/lower/gone"
+	echo lower >"$stage/lower/changed"
+	echo kept >"$stage/lower/dir/kept"
+	echo moved >"$stage/lower/dir/src"
+	run "$MKFS" -q "/dev/mtd$1" || rc=1
+	[ "$rc" -eq 0 ] && { mount_sffs "$1" || rc=1; }
+	lines=$(dmesg | wc -l)
+	[ "$rc" -eq 0 ] && { ovl_mount || rc=1; }
+	dmesg | tail -n +"$((lines + 1))" | grep overlayfs >"$stage/ovl.log"
+	sed 's/^/# /' "$stage/ovl.log"
+	if grep -Eq "not support|needs to support|missing" "$stage/ovl.log"; then
+		msg "overlayfs warned of a missing feature"
+		rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		rm "$ovl/gone" || rc=1
+		echo upper >"$ovl/changed" || rc=1
+		mv "$ovl/dir/src" "$ovl/moved" || rc=1
+		mkdir "$ovl/new" && echo new >"$ovl/new/f" || rc=1
+		ovl_check || rc=1
+		sync
+		run umount "$ovl" || rc=1
+		run umount "$mnt" || rc=1
+	fi
+	[ "$rc" -eq 0 ] && { run "$FSCK" "/dev/mtd$1" || rc=1; }
+	[ "$rc" -eq 0 ] && { mount_sffs "$1" || rc=1; }
+	[ "$rc" -eq 0 ] && { ovl_mount || rc=1; }
+	[ "$rc" -eq 0 ] && { ovl_check || rc=1; }
+	result "$rc" "overlayfs with SFFS as upper layer, across a remount"
+
+	is_mounted "$ovl" && run umount "$ovl"
+	is_mounted "$mnt" && run umount "$mnt"
+	rc=0
+	run "$MKFS" -q "/dev/mtd$1" || rc=1
+	[ "$rc" -eq 0 ] && { mount_sffs "$1" || rc=1; }
+	[ "$rc" -eq 0 ] && { ovl_mount || rc=1; }
+	if [ "$rc" -eq 0 ]; then
+		[ "$(cat "$ovl/gone")" = gone ] &&
+			[ "$(cat "$ovl/changed")" = lower ] &&
+			[ "$(cat "$ovl/dir/src")" = moved ] &&
+			[ ! -e "$ovl/new" ] || rc=1
+		run umount "$ovl" || rc=1
+		run umount "$mnt" || rc=1
+	fi
+	result "$rc" "factory reset of the overlay: mkfs.sffs gives the lower view"
+}
+
 echo "TAP version 13"
 for t in "$OPS" "$MKFS" "$DUMP" "$FSCK" "$CORRUPT"; do
 	[ -x "$t" ] || bail "$t not found, build it with make"
@@ -596,6 +694,7 @@ if [ -n "$nor" ] && ensure_node "$nor"; then
 		"erase size $(cat /sys/class/mtd/mtd"$nor"/erasesize)"
 	nor_tests "$nor"
 	nor_repair "$nor"
+	overlay_test "$nor"
 else
 	skip "mkfs.sffs and mount on mtdram (NOR-like)" "no mtdram"
 	skip "fill to ENOSPC" "no mtdram"
@@ -604,6 +703,8 @@ else
 	for kind in $REPAIRS; do
 		skip "fsck.sffs -y repairs $kind" "no mtdram"
 	done
+	skip "overlayfs with SFFS as upper layer" "no mtdram"
+	skip "factory reset of the overlay" "no mtdram"
 fi
 
 cleanup

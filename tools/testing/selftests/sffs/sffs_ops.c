@@ -487,6 +487,53 @@ static int t_unlinked_open(void)
 	return 1;
 }
 
+/*
+ * What overlayfs asks of its upper layer, through the system calls: a
+ * file made with O_TMPFILE has no name until linkat() gives it one (never
+ * with O_EXCL), and a rename with RENAME_WHITEOUT leaves a character
+ * device 0/0 under the old name.
+ */
+static int t_overlay_upper(void)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(write(fd, "tmpfile", 7) == 7 && fstat(fd, &st) == 0 &&
+		  st.st_nlink == 0))
+		return 0;
+	if (FAILS(linkat(fd, "", AT_FDCWD, path("tmp_named"),
+			 AT_EMPTY_PATH) == 0))
+		return 0;
+	if (FAILS(fstat(fd, &st) == 0 && st.st_nlink == 1 && st.st_size == 7))
+		return 0;
+	if (FAILS(close(fd) == 0))
+		return 0;
+	fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL, 0600);
+	if (FAILS(fd >= 0))
+		return 0;
+	if (FAILS(linkat(fd, "", AT_FDCWD, path("tmp_excl"),
+			 AT_EMPTY_PATH) == -1 && errno == ENOENT))
+		return 0;
+	close(fd);
+	if (FAILS(access(path("tmp_excl"), F_OK) == -1 && errno == ENOENT))
+		return 0;
+
+	if (FAILS(write_file("wh_a", 20, 1000)))
+		return 0;
+	if (FAILS(renameat2(AT_FDCWD, path("wh_a"), AT_FDCWD, path("wh_b"),
+			    RENAME_WHITEOUT) == 0))
+		return 0;
+	if (FAILS(stat(path("wh_a"), &st) == 0 && S_ISCHR(st.st_mode) &&
+		  st.st_rdev == makedev(0, 0)))
+		return 0;
+	if (FAILS(check_file("wh_b", 20, 1000)))
+		return 0;
+	return 1;
+}
+
 static int t_sync_and_statfs(void)
 {
 	struct statfs before, after;
@@ -697,6 +744,14 @@ static int v_state(void)
 		return 0;
 	if (FAILS(stat(path("text_packed"), &st) == 0 && st.st_size == 1 << 20))
 		return 0;
+	if (FAILS(stat(path("tmp_named"), &st) == 0 && st.st_size == 7 &&
+		  st.st_nlink == 1))
+		return 0;
+	if (FAILS(stat(path("wh_a"), &st) == 0 && S_ISCHR(st.st_mode) &&
+		  st.st_rdev == makedev(0, 0)))
+		return 0;
+	if (FAILS(check_file("wh_b", 20, 1000)))
+		return 0;
 	return 1;
 }
 
@@ -761,6 +816,7 @@ int main(int argc, char **argv)
 		{ "mode, owner, nanosecond times", t_attrs },
 		{ "directory of 20000 entries", t_big_dir },
 		{ "unlinked open file stays readable", t_unlinked_open },
+		{ "O_TMPFILE, linkat, RENAME_WHITEOUT", t_overlay_upper },
 		{ "fsync, fdatasync, syncfs, statfs", t_sync_and_statfs },
 		{ "rmdir and error cases", t_rmdir_and_errors },
 		{ "extended attributes: user, trusted", t_xattr },
