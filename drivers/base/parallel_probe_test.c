@@ -20,6 +20,7 @@
 #include <linux/kmod.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/panic.h>
 #include <linux/platform_device.h>
 #include <linux/pm_domain.h>
 #include <linux/pm_runtime.h>
@@ -525,6 +526,146 @@ static void ppt_device_removal_in_flight(struct kunit *test)
 		if (atomic_read(&g->order_errors))
 			break;
 	}
+}
+
+/*
+ * A supplier starts to unbind while a consumer of it is attached.  Its
+ * unbind marks it unbinding, stops at its first consumer that is bound
+ * and unbinds that one, here in a remove that waits; the link of its
+ * second consumer, not bound, still says "available" meanwhile.  The
+ * second consumer must not probe then: it would be unbound again at once.
+ * Attached synchronously, the driver core's supplier check defers it; if
+ * it has another supplier, without a driver, the check must not warn in
+ * device_links_missing_supplier() either; attached through the
+ * scheduler, it stays parked, without a wasted deferral.
+ */
+#define PPT_UNBIND_DRV	"pprobe-test-unbind"
+
+enum ppt_unbind_case {
+	PPT_UNBIND_SYNC,
+	PPT_UNBIND_SYNC_MISSING,
+	PPT_UNBIND_PARALLEL,
+};
+
+static struct completion ppt_unbind_in_remove;
+static struct completion ppt_unbind_go;
+static struct completion ppt_unbind_done;
+static atomic_t ppt_unbind_probes[3];
+
+static int ppt_unbind_probe(struct platform_device *pdev)
+{
+	driver_pprobe_named(&pdev->dev);
+	atomic_inc(&ppt_unbind_probes[pdev->id]);
+	return 0;
+}
+
+static int ppt_unbind_remove(struct platform_device *pdev)
+{
+	if (pdev->id == 1) {
+		complete(&ppt_unbind_in_remove);
+		wait_for_completion_timeout(&ppt_unbind_go, 20 * HZ);
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_unbind_driver = {
+	.probe = ppt_unbind_probe,
+	.remove = ppt_unbind_remove,
+	.driver = {
+		.name = PPT_UNBIND_DRV,
+	},
+};
+
+static int ppt_unbind_thread(void *data)
+{
+	device_release_driver(data);
+	complete(&ppt_unbind_done);
+	return 0;
+}
+
+static void ppt_unbind_case(struct kunit *test, enum ppt_unbind_case what)
+{
+	bool async = what == PPT_UNBIND_PARALLEL;
+	bool tainted = test_taint(TAINT_WARN);
+	struct platform_device *pdev[3], *none;
+	struct task_struct *task;
+	unsigned int deferrals;
+	bool in_remove;
+	int i;
+
+	init_completion(&ppt_unbind_in_remove);
+	init_completion(&ppt_unbind_go);
+	init_completion(&ppt_unbind_done);
+	/* device 0 supplies 1, then 2: 1's link comes first in its list */
+	for (i = 0; i < 3; i++) {
+		atomic_set(&ppt_unbind_probes[i], 0);
+		pdev[i] = platform_device_register_simple(PPT_UNBIND_DRV, i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+		if (i)
+			KUNIT_ASSERT_NOT_NULL(test,
+					      device_link_add(&pdev[i]->dev,
+							      &pdev[0]->dev, 0));
+	}
+	/* a supplier no driver binds, after 0 in the list of 2's suppliers */
+	none = platform_device_register_simple(PPT_UNBIND_DRV "-none", 0,
+					       NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(none));
+
+	ppt_unbind_driver.driver.probe_type = async ?
+		PROBE_PREFER_ASYNCHRONOUS : PROBE_FORCE_SYNCHRONOUS;
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_unbind_driver), 0);
+	wait_for_device_probe();
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_unbind_driver.driver);
+	device_release_driver(&pdev[2]->dev);
+	if (what == PPT_UNBIND_SYNC_MISSING)
+		KUNIT_ASSERT_NOT_NULL(test, device_link_add(&pdev[2]->dev,
+							    &none->dev, 0));
+
+	task = kthread_run(ppt_unbind_thread, &pdev[0]->dev, "ppt-unbind");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	in_remove = wait_for_completion_timeout(&ppt_unbind_in_remove, 5 * HZ);
+	KUNIT_EXPECT_TRUE(test, in_remove);
+
+	deferrals = ppt_deferrals();
+	if (in_remove && async)
+		device_initial_probe(&pdev[2]->dev);
+	else if (in_remove)
+		KUNIT_EXPECT_EQ(test, device_attach(&pdev[2]->dev),
+				-EPROBE_DEFER);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_unbind_probes[2]), 1,
+			    "case %d: a probe against an unbinding supplier",
+			    what);
+	KUNIT_EXPECT_TRUE_MSG(test, tainted || !test_taint(TAINT_WARN),
+			      "case %d: the supplier check warned", what);
+	if (async) {
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 1);
+		KUNIT_EXPECT_EQ(test, ppt_deferrals(), deferrals);
+	}
+
+	complete(&ppt_unbind_go);
+	wait_for_completion(&ppt_unbind_done);
+	wait_for_device_probe();
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NULL(test, pdev[i]->dev.driver);
+
+	platform_driver_unregister(&ppt_unbind_driver);
+	for (i = 2; i >= 0; i--)
+		platform_device_unregister(pdev[i]);
+	platform_device_unregister(none);
+	KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+}
+
+static void ppt_unbinding_supplier(struct kunit *test)
+{
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	ppt_unbind_case(test, PPT_UNBIND_SYNC);
+	ppt_unbind_case(test, PPT_UNBIND_SYNC_MISSING);
+	ppt_unbind_case(test, PPT_UNBIND_PARALLEL);
 }
 
 /*
@@ -1751,6 +1892,7 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_random_graphs),
 	KUNIT_CASE(ppt_driver_unregister_in_flight),
 	KUNIT_CASE(ppt_device_removal_in_flight),
+	KUNIT_CASE(ppt_unbinding_supplier),
 	KUNIT_CASE(ppt_late_supplier),
 	KUNIT_CASE(ppt_runtime_pm_devres),
 	KUNIT_CASE(ppt_shutdown_in_flight),
