@@ -76,6 +76,18 @@ static struct ppt_node *ppt_node_of(struct device *dev)
 	return *(struct ppt_node **)dev_get_platdata(dev);
 }
 
+static bool ppt_intact(struct ppt_graph *g, int i);
+
+/* @self probed before @other, or was bound when @other was removed */
+static void ppt_order_error(struct ppt_graph *g, int self, const char *what,
+			    int other)
+{
+	atomic_inc(&g->order_errors);
+	pr_err("parallel_probe_test: device %d %s %d (bound %d gone %d intact %d)\n",
+	       self, what, other, READ_ONCE(g->node[other].bound),
+	       READ_ONCE(g->node[other].gone), ppt_intact(g, other));
+}
+
 static int ppt_probe(struct platform_device *pdev)
 {
 	struct ppt_node *nd = ppt_node_of(&pdev->dev);
@@ -91,12 +103,19 @@ static int ppt_probe(struct platform_device *pdev)
 	while (running > max && !atomic_try_cmpxchg(&g->max_running, &max, running))
 		;
 
+	/*
+	 * Only a parent or supplier that nothing is removed under counts:
+	 * one whose own supplier or parent is going away may defer, and a
+	 * deferred parent holds its children back no more than in mainline.
+	 */
 	if (nd->parent >= 0 && !READ_ONCE(g->node[nd->parent].bound) &&
-	    !READ_ONCE(g->node[nd->parent].gone))
-		atomic_inc(&g->order_errors);
+	    ppt_intact(g, nd->parent))
+		ppt_order_error(g, nd - g->node, "probed before parent",
+				nd->parent);
 	for_each_set_bit(i, nd->suppliers, g->n)
-		if (!READ_ONCE(g->node[i].bound) && !READ_ONCE(g->node[i].gone))
-			atomic_inc(&g->order_errors);
+		if (!READ_ONCE(g->node[i].bound) && ppt_intact(g, i))
+			ppt_order_error(g, nd - g->node,
+					"probed before supplier", i);
 
 	usleep_range(nd->delay_us, nd->delay_us + 20);
 
@@ -116,7 +135,7 @@ static int ppt_remove(struct platform_device *pdev)
 	for (i = self + 1; i < g->n; i++)
 		if (test_bit(self, g->node[i].suppliers) &&
 		    READ_ONCE(g->node[i].bound))
-			atomic_inc(&g->order_errors);
+			ppt_order_error(g, self, "removed before consumer", i);
 
 	WRITE_ONCE(nd->bound, false);
 	atomic_inc(&nd->removes);
@@ -442,11 +461,12 @@ static void ppt_driver_unregister_in_flight(struct kunit *test)
 	}
 }
 
+/* neither @i nor any device it depends on is being removed */
 static bool ppt_intact(struct ppt_graph *g, int i)
 {
 	int j;
 
-	if (g->node[i].gone)
+	if (READ_ONCE(g->node[i].gone))
 		return false;
 	if (g->node[i].parent >= 0 && !ppt_intact(g, g->node[i].parent))
 		return false;
