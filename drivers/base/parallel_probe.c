@@ -22,30 +22,43 @@
  * an -EPROBE_DEFER, independent devices probe concurrently, and
  * undeclared dependencies still go through the deferred probe list.
  *
- * A device that becomes ready in a probe (an async worker) is launched in
- * another async worker; one requested from anywhere else is queued on the
- * requester's CPU, which waits until the probe has ended or sleeps, so a
- * probe that does not wait for its hardware costs what a synchronous one
- * costs (see pprobe_launch()).
+ * Probes run in the scheduler's own workqueue workers, not in async
+ * entries: a probe may load a module (request_module()), and module
+ * loading ends in async_synchronize_full(), which would wait for the very
+ * entry that waits for it (kmod.c warns about that).  A device that becomes
+ * ready in a probe is launched in an unbound worker; one requested from
+ * anywhere else is queued on the requester's CPU, which waits until the
+ * probe has ended or sleeps, so a probe that does not wait for its
+ * hardware costs what a synchronous one costs (see pprobe_launch()).
+ *
+ * Names: most subsystems number their devices in probe (vdX, mmcblkN,
+ * sdX, eth%d, inputN).  Each request belongs to a naming domain, the
+ * driver that will probe it, and a domain's probes start one at a time in
+ * the order they were asked for, each once the previous one has ended or
+ * said that it has taken its names (driver_pprobe_named()).  Different
+ * drivers probe in parallel.
  *
  * A parked device is in the state a deferred one is in: wait_for_device_probe()
  * does not wait for it, and it probes when what it waits for binds.  A
- * launched one is an ordinary async_schedule_dev() entry, so the barriers
- * built on async_synchronize_full() still cover it; its dependents are
- * launched from inside its own async entry, before that entry completes,
- * so a barrier cannot slip between a probe and the probes it unblocks.
+ * launched one counts as in flight until its probe ends, and the devices
+ * it makes ready are counted before it stops counting, so
+ * wait_for_device_probe() (driver_pprobe_wait()) cannot slip between a
+ * probe and the probes it unblocks.
  */
 
 #define pr_fmt(fmt) "parallel_probe: " fmt
 
 #include <linux/async.h>
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
+#include <linux/err.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -53,6 +66,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "base.h"
@@ -61,8 +75,8 @@
 enum {
 	PPROBE_IDLE,		/* not known to the scheduler */
 	PPROBE_PARKED,		/* waiting for its parent or a supplier */
-	PPROBE_QUEUED,		/* handed to async_schedule_dev() */
-	PPROBE_RUNNING,		/* the async helper is running */
+	PPROBE_QUEUED,		/* handed to a worker */
+	PPROBE_RUNNING,		/* the probe helper is running */
 };
 
 /*
@@ -79,6 +93,32 @@ static DEFINE_MUTEX(pprobe_lock);
 static LIST_HEAD(pprobe_parked);
 static unsigned int pprobe_nr_parked;
 static unsigned int pprobe_inflight;
+static DECLARE_WAIT_QUEUE_HEAD(pprobe_idle);
+
+/*
+ * Work items handed to a worker and not finished yet, up to the worker's
+ * last put_device(): a device's release function may be in a module,
+ * which must not be freed before it has run (driver_pprobe_drain()).
+ */
+static atomic_t pprobe_works = ATOMIC_INIT(0);
+
+/*
+ * A module being loaded (struct pprobe_loader): the probes its init
+ * requests, and those these request in turn, are tagged with it, and the
+ * load waits for them as it waits for async probes without the
+ * scheduler.  Under pprobe_lock.
+ */
+static LIST_HEAD(pprobe_loaders);
+
+/*
+ * The naming domains whose turn a device holds: queued or probing and
+ * not past its naming point yet.  Keyed by the domain (a driver).
+ */
+static DEFINE_HASHTABLE(pprobe_holders, 6);
+
+/* unbound workers, and the per-CPU ones that requesters wait on */
+static struct workqueue_struct *pprobe_wq;
+static struct workqueue_struct *pprobe_local_wq;
 
 static atomic_t pprobe_requests = ATOMIC_INIT(0);
 static atomic_t pprobe_parks = ATOMIC_INIT(0);
@@ -140,6 +180,64 @@ bool driver_pprobe_active(void)
 	return pprobe_all || pprobe_listed;
 }
 
+/*
+ * A task running pprobe_run(): a worker of the scheduler, or a requester
+ * that could not queue a work item.  When the probe it runs binds its
+ * device, a worker goes on with one of the devices that became ready, if
+ * any, instead of handing it to another worker: the next probe on a
+ * dependency chain starts without a wakeup, which is most of the delay
+ * between the end of a probe and the start of the next on a busy host.
+ */
+struct pprobe_runner {
+	struct list_head node;
+	struct task_struct *task;
+	bool worker;		/* in a work item of the scheduler */
+	struct device *dev;	/* the device being probed */
+	struct device *next;	/* a ready device to probe after it */
+	bool done;		/* the probe of @dev has returned */
+};
+
+/*
+ * The runners, under a spinlock of their own so that any context can ask
+ * whether current is one.  The workers are known by their task, never by
+ * their work item, which a work function may have freed.
+ */
+static LIST_HEAD(pprobe_runners);
+static DEFINE_SPINLOCK(pprobe_runners_lock);
+
+/* The runner current is, if it runs in a worker of the scheduler */
+static struct pprobe_runner *pprobe_worker_runner(void)
+{
+	struct pprobe_runner *r, *found = NULL;
+
+	if (!(current->flags & PF_WQ_WORKER))
+		return NULL;
+	spin_lock(&pprobe_runners_lock);
+	list_for_each_entry(r, &pprobe_runners, node) {
+		if (r->task == current && r->worker) {
+			found = r;
+			break;
+		}
+	}
+	spin_unlock(&pprobe_runners_lock);
+	return found;
+}
+
+/* Is current one of the scheduler's workers, running a probe? */
+static bool pprobe_in_worker(void)
+{
+	return pprobe_worker_runner();
+}
+
+/*
+ * A worker (one of ours, or an async entry): the devices it makes ready
+ * go to unbound workers, as nobody waits for it to go on.
+ */
+static bool pprobe_from_worker(void)
+{
+	return pprobe_in_worker() || current_is_async();
+}
+
 /**
  * driver_pprobe_wanted() - should @drv probe in parallel by default?
  * @drv: a driver with the default probe type
@@ -150,10 +248,10 @@ bool driver_pprobe_active(void)
  * probe path of the driver core does not take that lock.  And requests
  * from kernel threads other than the async workers: a device that the
  * serio or USB hub thread, say, registers is already probed in the
- * background, off the boot's critical path, and an async probe would only
- * make the boot's async_synchronize_full() wait for it.  The async workers
- * are where the probes this scheduler launches run, so the devices they
- * register are probed in parallel too.
+ * background, off the boot's critical path, and a parallel probe would
+ * only make the boot's barrier wait for it.  The scheduler's workers, where
+ * the probes it launches run, and async workers are not in the way of
+ * anything either, so the devices they register are probed in parallel.
  *
  * The answer must not change between the request and the async helper,
  * which asks again: both run in the same kind of context.
@@ -168,7 +266,7 @@ bool driver_pprobe_wanted(struct device_driver *drv)
 		return listed > 0;
 	if (!pprobe_all || (drv->bus && drv->bus->need_parent_lock))
 		return false;
-	return !(current->flags & PF_KTHREAD) || current_is_async();
+	return !(current->flags & PF_KTHREAD) || pprobe_from_worker();
 }
 
 /*
@@ -187,67 +285,148 @@ static bool pprobe_ready(struct device *dev)
 	return device_links_suppliers_ready(dev);
 }
 
-/* Park or queue @dev, which holds a reference for the request. */
-static void pprobe_enqueue(struct device *dev, struct list_head *launch)
+static bool pprobe_inflight_state(struct device *dev)
 {
-	struct device_private *p = dev->p;
-
-	if (pprobe_ready(dev)) {
-		p->pprobe_state = PPROBE_QUEUED;
-		pprobe_inflight++;
-		list_add_tail(&p->pprobe_node, launch);
-	} else {
-		p->pprobe_state = PPROBE_PARKED;
-		pprobe_nr_parked++;
-		atomic_inc(&pprobe_parks);
-		list_add_tail(&p->pprobe_node, &pprobe_parked);
-	}
+	return dev->p && (dev->p->pprobe_state == PPROBE_QUEUED ||
+			  dev->p->pprobe_state == PPROBE_RUNNING);
 }
 
 /*
- * Move the parked devices that became ready to @launch and the removed
- * ones to @drop.  Called with pprobe_lock held.  Dropping a parent can
+ * Does @dev, parked, wait for a parent or a supplier whose probe is
+ * queued or running here?  It then keeps its place in its naming domain
+ * (pprobe_rescan()).  Not for one that waits for a parked device, which
+ * may wait for ever.  Called with pprobe_lock held.
+ */
+static bool pprobe_waits_inflight(struct device *dev)
+{
+	struct device_link *link;
+	bool inflight = false;
+	int idx;
+
+	if (dev->parent && pprobe_inflight_state(dev->parent))
+		return true;
+	idx = device_links_read_lock();
+	list_for_each_entry_rcu(link, &dev->links.suppliers, c_node,
+				device_links_read_lock_held()) {
+		if (link->flags & DL_FLAG_MANAGED &&
+		    pprobe_inflight_state(link->supplier)) {
+			inflight = true;
+			break;
+		}
+	}
+	device_links_read_unlock(idx);
+	return inflight;
+}
+
+/* most naming domains a scan keeps for parked devices (pprobe_rescan()) */
+#define PPROBE_HELD_MAX		16
+
+static bool pprobe_domain_held(const void **held, unsigned int n,
+			       const void *domain)
+{
+	while (n--)
+		if (held[n] == domain)
+			return true;
+	return false;
+}
+
+/* Does a device hold the turn of naming domain @domain? */
+static bool pprobe_domain_busy(const void *domain)
+{
+	struct device_private *p;
+
+	if (!domain)
+		return false;
+	hash_for_each_possible(pprobe_holders, p, pprobe_hold,
+			       (unsigned long)domain)
+		if (p->pprobe_domain == domain)
+			return true;
+	return false;
+}
+
+/* @p gives its domain's turn to the next device; pprobe_lock held */
+static void pprobe_release(struct device_private *p)
+{
+	if (!p->pprobe_holds)
+		return;
+	hash_del(&p->pprobe_hold);
+	p->pprobe_holds = false;
+}
+
+/*
+ * Move the parked devices that became ready, and whose naming domain is
+ * free, to @launch, and the removed ones to @drop.  Called with
+ * pprobe_lock held.  The parked list is in the order the probes were
+ * asked for, so the first ready device of a domain takes its turn.  A
+ * device that waits for a parent or a supplier whose probe is queued or
+ * running keeps its place: the devices of its domain behind it wait too
+ * (for up to PPROBE_HELD_MAX domains at once).  Dropping a parent can
  * make a child that was looked at before it ready: scan again then.
  */
+/* @p, parked and ready, takes its domain's turn and goes to @launch */
+static void pprobe_take(struct device_private *p, struct list_head *launch)
+{
+	p->pprobe_state = PPROBE_QUEUED;
+	pprobe_nr_parked--;
+	pprobe_inflight++;
+	if (p->pprobe_loader)
+		p->pprobe_loader->inflight++;
+	if (p->pprobe_domain) {
+		hash_add(pprobe_holders, &p->pprobe_hold,
+			 (unsigned long)p->pprobe_domain);
+		p->pprobe_holds = true;
+	}
+	list_move_tail(&p->pprobe_node, launch);
+}
+
 static void pprobe_rescan(struct list_head *launch, struct list_head *drop)
 {
+	const void *held[PPROBE_HELD_MAX];
 	struct device_private *p, *n;
+	unsigned int nheld;
 	bool dropped;
 
 	do {
 		dropped = false;
+		nheld = 0;
 		list_for_each_entry_safe(p, n, &pprobe_parked, pprobe_node) {
+			const void *d = p->pprobe_domain;
+
 			if (p->dead) {
 				p->pprobe_state = PPROBE_IDLE;
 				pprobe_nr_parked--;
 				list_move_tail(&p->pprobe_node, drop);
 				dropped = true;
-			} else if (pprobe_ready(p->device)) {
-				p->pprobe_state = PPROBE_QUEUED;
-				pprobe_nr_parked--;
-				pprobe_inflight++;
-				list_move_tail(&p->pprobe_node, launch);
+				continue;
 			}
+			if (d && (pprobe_domain_held(held, nheld, d) ||
+				  pprobe_domain_busy(d)))
+				continue;
+			if (pprobe_ready(p->device))
+				pprobe_take(p, launch);
+			else if (d && nheld < PPROBE_HELD_MAX &&
+				 pprobe_waits_inflight(p->device))
+				held[nheld++] = d;
 		}
 	} while (dropped);
 }
 
 /*
- * An async worker running pprobe_run().  When the probe it runs binds its
- * device, the worker goes on with one of the devices that became ready,
- * if any, instead of handing it to another worker: the next probe on a
- * dependency chain starts without a wakeup, which is most of the delay
- * between the end of a probe and the start of the next on a busy host.
+ * Queue a request for @dev, which holds a reference for it, behind the
+ * earlier ones, and launch what can go.  Called with pprobe_lock held.
  */
-struct pprobe_runner {
-	struct list_head node;
-	struct task_struct *task;
-	struct device *dev;	/* the device being probed */
-	struct device *next;	/* a ready device to probe after it */
-	bool done;		/* the probe of @dev has returned */
-};
+static void pprobe_enqueue(struct device *dev, struct list_head *launch,
+			   struct list_head *drop)
+{
+	struct device_private *p = dev->p;
 
-static LIST_HEAD(pprobe_runners);
+	p->pprobe_state = PPROBE_PARKED;
+	pprobe_nr_parked++;
+	list_add_tail(&p->pprobe_node, &pprobe_parked);
+	pprobe_rescan(launch, drop);
+	if (p->pprobe_state == PPROBE_PARKED)
+		atomic_inc(&pprobe_parks);
+}
 
 /*
  * Keep one device of @launch for the worker that runs this, if it is a
@@ -260,22 +439,73 @@ static void pprobe_claim(struct list_head *launch)
 	struct device_private *p;
 	struct pprobe_runner *r;
 
-	if (list_empty(launch) || !current_is_async())
+	if (list_empty(launch))
 		return;
-	list_for_each_entry(r, &pprobe_runners, node) {
-		if (r->task != current)
-			continue;
-		if (r->next || !(r->done || device_is_bound(r->dev)))
-			return;
-		p = list_first_entry(launch, struct device_private, pprobe_node);
-		list_del(&p->pprobe_node);
-		atomic_inc(&pprobe_launches);
-		r->next = p->device;
+	r = pprobe_worker_runner();
+	if (!r || r->next || !(r->done || device_is_bound(r->dev)))
 		return;
-	}
+	p = list_first_entry(launch, struct device_private, pprobe_node);
+	list_del(&p->pprobe_node);
+	atomic_inc(&pprobe_launches);
+	r->next = p->device;
 }
 
-static void pprobe_run(void *data, async_cookie_t cookie);
+static void pprobe_run(struct device *dev, bool worker);
+static const void *pprobe_domain_of(struct device *dev);
+
+/* not a naming domain, not even none (NULL) */
+#define PPROBE_NO_DOMAIN	ERR_PTR(-ENOENT)
+
+/* what a worker is handed: one device to probe */
+struct pprobe_work {
+	struct work_struct work;
+	struct device *dev;
+};
+
+static void pprobe_work_fn(struct work_struct *work)
+{
+	struct pprobe_work *pw = container_of(work, struct pprobe_work, work);
+
+	pprobe_run(pw->dev, true);
+	/*
+	 * Not before: an item allocated at the same address while this one
+	 * runs would be taken for it, and wait for it (the workqueue does not
+	 * run a work item twice at once).
+	 */
+	kfree(pw);
+	/* only now: the device references of this item are dropped */
+	if (atomic_dec_and_test(&pprobe_works))
+		wake_up_all(&pprobe_idle);
+}
+
+/*
+ * Hand @dev to a worker: on @cpu, or unbound if @cpu is negative.  Where
+ * that cannot be done (no memory, or before the workqueues exist), probe
+ * it here, as async_schedule() does when it cannot allocate an entry;
+ * the requester may then hold another device's lock (a probe registering
+ * a child), which the driver core's synchronous probes do as well.
+ * Return: true if queued.
+ */
+static bool pprobe_queue(struct device *dev, int cpu)
+{
+	struct workqueue_struct *wq = cpu < 0 ? pprobe_wq : pprobe_local_wq;
+	struct pprobe_work *pw = NULL;
+
+	if (wq)
+		pw = kmalloc(sizeof(*pw), GFP_KERNEL);
+	if (!pw) {
+		pprobe_run(dev, false);
+		return false;
+	}
+	INIT_WORK(&pw->work, pprobe_work_fn);
+	pw->dev = dev;
+	atomic_inc(&pprobe_works);
+	if (cpu < 0)
+		queue_work(wq, &pw->work);
+	else
+		queue_work_on(cpu, wq, &pw->work);
+	return true;
+}
 
 /*
  * The work item a requester queues behind the probes it launched on its
@@ -306,20 +536,19 @@ static void pprobe_wait_local(int cpu)
 	might_sleep();
 	INIT_WORK_ONSTACK(&res.work, pprobe_resume_fn);
 	init_completion(&res.done);
-	queue_work_on(cpu, system_wq, &res.work);
+	queue_work_on(cpu, pprobe_local_wq, &res.work);
 	wait_for_completion(&res.done);
 	destroy_work_on_stack(&res.work);
 }
 
 /*
- * Hand the devices of @launch to async workers and drop the references of
- * @drop.  Called without pprobe_lock: async_schedule_dev() runs the
- * function itself when it cannot allocate, and the probe must not run
- * under the lock.
+ * Hand the devices of @launch to workers and drop the references of
+ * @drop.  Called without pprobe_lock: the probe must not run under it,
+ * and pprobe_queue() runs it itself when it cannot queue it.
  *
- * From an async worker, that is from a probe that bound its device, the
- * devices it made ready go to unbound workers, to run next to it.  Any
- * other requester (an initcall, a task registering a driver or a device)
+ * From a worker, that is from a probe that bound its device, the devices
+ * it made ready go to unbound workers, to run next to it.  Any other
+ * requester (an initcall, a task registering a driver or a device)
  * queues them on its own CPU and waits until each has ended or sleeps.  A
  * probe that does not wait for anything, as most of the probes at boot,
  * then runs at once on a CPU that is running anyway, as if it were
@@ -331,7 +560,7 @@ static void pprobe_wait_local(int cpu)
  */
 static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 {
-	bool local = !current_is_async();
+	bool local = !pprobe_from_worker();
 	int cpu = raw_smp_processor_id();
 	struct device_private *p, *n;
 	bool wait = false;
@@ -343,22 +572,25 @@ static void pprobe_launch(struct list_head *launch, struct list_head *drop)
 	list_for_each_entry_safe(p, n, launch, pprobe_node) {
 		list_del(&p->pprobe_node);
 		atomic_inc(&pprobe_launches);
-		if (local && async_schedule_dev_on_cpu(pprobe_run, p->device, cpu)) {
-			atomic_inc(&pprobe_locals);
-			wait = true;
+		if (local) {
+			if (pprobe_queue(p->device, cpu)) {
+				atomic_inc(&pprobe_locals);
+				wait = true;
+			}
 			continue;
 		}
-		async_schedule_dev(pprobe_run, p->device);
+		pprobe_queue(p->device, -1);
 	}
 	if (wait)
 		pprobe_wait_local(cpu);
 }
 
 /* Probe @dev, a queued device, in @r's worker. */
-static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
-			   async_cookie_t cookie)
+static void pprobe_run_one(struct pprobe_runner *r, struct device *dev)
 {
 	struct device_private *p = dev->p;
+	const void *domain = PPROBE_NO_DOMAIN;
+	struct pprobe_loader *loader;
 	LIST_HEAD(launch);
 	LIST_HEAD(drop);
 	bool again_dead = false;
@@ -375,13 +607,25 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 	r->done = false;
 	mutex_unlock(&pprobe_lock);
 
-	fn(dev, cookie);
+	fn(dev, 0);
+
+	/*
+	 * A request came while it probed, maybe with the driver that
+	 * registered meanwhile: the next probe's naming domain may differ.
+	 * Looked up here, as pprobe_lock is not held over bus walks.
+	 */
+	if (READ_ONCE(p->pprobe_again))
+		domain = pprobe_domain_of(dev);
 
 	mutex_lock(&pprobe_lock);
 	r->done = true;
 	p->pprobe_state = PPROBE_IDLE;
 	p->pprobe_queued = 0;
-	pprobe_inflight--;
+	pprobe_release(p);
+	loader = p->pprobe_loader;
+	/* an ended load that did not wait frees itself: no new count */
+	if (!p->pprobe_again || (loader && loader->orphan))
+		p->pprobe_loader = NULL;
 	if (p->pprobe_again) {
 		/* a driver came while we probed: run again, on its reference */
 		p->pprobe_again = false;
@@ -389,11 +633,22 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 			again_dead = true;
 		} else {
 			p->pprobe_queued = ktime_get_ns();
-			pprobe_enqueue(dev, &launch);
+			if (domain != PPROBE_NO_DOMAIN)
+				p->pprobe_domain = domain;
+			pprobe_enqueue(dev, &launch, &drop);
 		}
 	}
 	pprobe_rescan(&launch, &drop);
 	pprobe_claim(&launch);
+	/* only now: what this probe made ready is counted */
+	if (loader && !--loader->inflight) {
+		if (loader->orphan)
+			kfree(loader);
+		else
+			wake_up_all(&pprobe_idle);
+	}
+	if (!--pprobe_inflight)
+		wake_up_all(&pprobe_idle);
 	mutex_unlock(&pprobe_lock);
 
 	pprobe_launch(&launch, &drop);
@@ -402,29 +657,85 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev,
 	put_device(dev);
 }
 
-static void pprobe_run(void *data, async_cookie_t cookie)
+static void pprobe_run(struct device *dev, bool worker)
 {
-	struct pprobe_runner r = { .task = current };
-	struct device *dev = data;
+	struct pprobe_runner r = { .task = current, .worker = worker };
 
-	mutex_lock(&pprobe_lock);
+	spin_lock(&pprobe_runners_lock);
 	list_add(&r.node, &pprobe_runners);
-	mutex_unlock(&pprobe_lock);
+	spin_unlock(&pprobe_runners_lock);
 
 	while (dev) {
-		pprobe_run_one(&r, dev, cookie);
+		pprobe_run_one(&r, dev);
 		dev = r.next;
 	}
 
-	mutex_lock(&pprobe_lock);
+	spin_lock(&pprobe_runners_lock);
 	list_del(&r.node);
-	mutex_unlock(&pprobe_lock);
+	spin_unlock(&pprobe_runners_lock);
+}
+
+struct pprobe_match {
+	struct device *dev;
+	struct device_driver *drv;
+};
+
+static int pprobe_match_drv(struct device_driver *drv, void *data)
+{
+	struct pprobe_match *m = data;
+
+	if (driver_match_device(drv, m->dev) <= 0 ||
+	    !driver_allows_async_probing(drv))
+		return 0;
+	m->drv = drv;
+	return 1;
+}
+
+/*
+ * The naming domain of a probe of @dev: the driver it will be probed with,
+ * the first of the bus's drivers that matches and probes asynchronously,
+ * as __device_attach_async_helper() walks them.  The driver is only a key
+ * here, never used: it may be gone by the time the probe runs.
+ */
+static const void *pprobe_domain_of(struct device *dev)
+{
+	struct pprobe_match m = { .dev = dev };
+
+	if (dev->bus)
+		bus_for_each_drv(dev->bus, NULL, &m, pprobe_match_drv);
+	/*
+	 * Only the probes the scheduler made asynchronous are kept in
+	 * order: those of drivers that ask for asynchronous probing are
+	 * not ordered in mainline either, and run in parallel as there.
+	 */
+	if (!m.drv || m.drv->probe_type != PROBE_DEFAULT_STRATEGY ||
+	    module_requested_async_probing(m.drv->owner))
+		return NULL;
+	return m.drv;
+}
+
+/*
+ * The module load a request from current belongs to: the one whose init
+ * current runs, or, in a worker, the one the device being probed was
+ * requested for.  Called with pprobe_lock held.
+ */
+static struct pprobe_loader *pprobe_current_loader(void)
+{
+	struct pprobe_runner *r = pprobe_worker_runner();
+	struct pprobe_loader *l;
+
+	if (r)
+		return r->dev ? r->dev->p->pprobe_loader : NULL;
+	list_for_each_entry(l, &pprobe_loaders, node)
+		if (l->task == current)
+			return l;
+	return NULL;
 }
 
 /**
  * driver_pprobe_schedule() - probe @dev asynchronously once it is ready
  * @dev: the device, with a reference the scheduler takes over
- * @fn: the async helper that probes it and drops that reference
+ * @fn: the helper that probes it and drops that reference
  *
  * Replaces async_schedule_dev(@fn, @dev) in the driver core.  Requests for
  * a device already waiting or queued are merged: its probe walks the
@@ -434,6 +745,7 @@ static void pprobe_run(void *data, async_cookie_t cookie)
 void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 {
 	struct device_private *p = dev->p;
+	const void *domain;
 	LIST_HEAD(launch);
 	LIST_HEAD(drop);
 	bool keep = false;
@@ -443,13 +755,16 @@ void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 		return;
 	}
 
+	domain = pprobe_domain_of(dev);
 	atomic_inc(&pprobe_requests);
 	mutex_lock(&pprobe_lock);
 	switch (p->pprobe_state) {
 	case PPROBE_IDLE:
 		p->pprobe_fn = fn;
+		p->pprobe_domain = domain;
+		p->pprobe_loader = pprobe_current_loader();
 		p->pprobe_queued = ktime_get_ns();
-		pprobe_enqueue(dev, &launch);
+		pprobe_enqueue(dev, &launch, &drop);
 		keep = true;
 		break;
 	case PPROBE_RUNNING:
@@ -468,6 +783,193 @@ void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 	if (!keep)
 		put_device(dev);
 }
+
+/**
+ * driver_pprobe_named() - the probe of @dev has taken its names
+ * @dev: the device being probed
+ *
+ * Called by a probe once it has assigned whatever names and numbers it
+ * assigns (a disk index, an interface name), or at its start by a probe
+ * that assigns none.  The next probe of the same naming domain may then
+ * start, while this one goes on.  Names taken after this call are no
+ * longer in the order of the requests.
+ */
+void driver_pprobe_named(struct device *dev)
+{
+	LIST_HEAD(launch);
+	LIST_HEAD(drop);
+
+	if (!driver_pprobe_active() || !dev->p)
+		return;
+
+	mutex_lock(&pprobe_lock);
+	if (!dev->p->pprobe_holds) {
+		mutex_unlock(&pprobe_lock);
+		return;
+	}
+	pprobe_release(dev->p);
+	pprobe_rescan(&launch, &drop);
+	mutex_unlock(&pprobe_lock);
+	pprobe_launch(&launch, &drop);
+}
+EXPORT_SYMBOL_GPL(driver_pprobe_named);
+
+/**
+ * driver_pprobe_wait() - wait until no probe is queued or running
+ *
+ * Called by wait_for_device_probe().  The probes run in the scheduler's
+ * workers, which async_synchronize_full() does not wait for, and an async
+ * entry (a SCSI scan, say) may ask for probes: wait for both until
+ * neither has anything left.  Parked devices are not waited for, as
+ * deferred ones are not.
+ */
+void driver_pprobe_wait(void)
+{
+	if (!driver_pprobe_active())
+		return;
+	do {
+		driver_pprobe_drain();
+		async_synchronize_full();
+	} while (READ_ONCE(pprobe_inflight));
+}
+
+/**
+ * driver_pprobe_drain() - wait until no worker has anything left to do
+ *
+ * Unlike driver_pprobe_wait(), this waits for the scheduler's own probes
+ * only, and up to the workers' last put_device(): once it returns, no
+ * release function runs from a worker for a device already released by
+ * everybody else.  Parked devices hold a reference too, which they drop
+ * when the device is removed (driver_pprobe_forget()).
+ */
+void driver_pprobe_drain(void)
+{
+	if (!driver_pprobe_active())
+		return;
+	wait_event(pprobe_idle, !READ_ONCE(pprobe_inflight) &&
+		   !atomic_read(&pprobe_works));
+}
+
+/**
+ * driver_pprobe_load_begin() - a module's init is about to run
+ * @l: filled in; the caller keeps it until driver_pprobe_load_end()
+ * @key: the module
+ *
+ * The probes that current requests from now on belong to the load.
+ */
+void driver_pprobe_load_begin(struct pprobe_loader *l, const void *key)
+{
+	l->task = current;
+	l->key = key;
+	l->inflight = 0;
+	l->orphan = false;
+	mutex_lock(&pprobe_lock);
+	list_add(&l->node, &pprobe_loaders);
+	mutex_unlock(&pprobe_lock);
+}
+
+/**
+ * driver_pprobe_load_end() - wait for the probes a module's init requested
+ * @l: as passed to driver_pprobe_load_begin()
+ * @wait: wait for them; if false, the load just ends
+ *
+ * With @wait, returns once the probes of the load that are queued or
+ * running have ended, with the probes they made ready; parked ones are
+ * not waited for, as deferred ones are not, and are no longer counted.
+ * A probe that requested the module being loaded is not waited for,
+ * unless the module's own probes wait for it.
+ *
+ * Return: true if the caller frees @l; false if probes of the load are
+ * still in flight (only without @wait), and the last of them frees it.
+ */
+bool driver_pprobe_load_end(struct pprobe_loader *l, bool wait)
+{
+	struct device_private *p;
+	bool mine;
+
+	mutex_lock(&pprobe_lock);
+	while (wait && l->inflight) {
+		mutex_unlock(&pprobe_lock);
+		wait_event(pprobe_idle, !READ_ONCE(l->inflight));
+		mutex_lock(&pprobe_lock);
+	}
+	list_for_each_entry(p, &pprobe_parked, pprobe_node)
+		if (p->pprobe_loader == l)
+			p->pprobe_loader = NULL;
+	list_del(&l->node);
+	mine = !l->inflight;
+	l->orphan = !mine;
+	mutex_unlock(&pprobe_lock);
+	return mine;
+}
+
+#ifdef CONFIG_MODULES
+static struct pprobe_loader *pprobe_loader_of(struct module *mod)
+{
+	struct pprobe_loader *l, *found = NULL;
+
+	mutex_lock(&pprobe_lock);
+	list_for_each_entry(l, &pprobe_loaders, node) {
+		if (l->key == mod) {
+			found = l;
+			break;
+		}
+	}
+	mutex_unlock(&pprobe_lock);
+	return found;
+}
+
+/*
+ * modprobe returns once the probes the module's init requested have
+ * ended, as do_init_module()'s async_synchronize_full() makes it wait for
+ * asynchronous probes without the scheduler, unless the module was loaded
+ * with async_probe (known only once its parameters are parsed, after
+ * MODULE_STATE_COMING).  Its probes are waited for as well if the init
+ * fails.
+ *
+ * When a module is removed, its exit has unregistered its devices, but a
+ * worker may still hold the last reference of one, whose release function
+ * may be in the module: delete_module() waits for async entries for that
+ * reason, and the workers are drained here.  A failed load is told from a
+ * removal by its init section, which a successful init frees.
+ */
+static int pprobe_module_notify(struct notifier_block *nb,
+				unsigned long action, void *data)
+{
+	struct module *mod = data;
+	struct pprobe_loader *l;
+
+	if (!driver_pprobe_active())
+		return NOTIFY_DONE;
+	switch (action) {
+	case MODULE_STATE_COMING:
+		l = kmalloc(sizeof(*l), GFP_KERNEL);
+		if (l)
+			driver_pprobe_load_begin(l, mod);
+		break;
+	case MODULE_STATE_LIVE:
+	case MODULE_STATE_GOING:
+		l = pprobe_loader_of(mod);
+		if (l && driver_pprobe_load_end(l, action == MODULE_STATE_GOING ||
+						!mod->async_probe_requested))
+			kfree(l);
+		if (action == MODULE_STATE_GOING && !mod->init_layout.base)
+			driver_pprobe_drain();
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pprobe_module_nb = {
+	.notifier_call = pprobe_module_notify,
+};
+
+static int __init pprobe_module_init(void)
+{
+	return register_module_notifier(&pprobe_module_nb);
+}
+core_initcall(pprobe_module_init);
+#endif
 
 /**
  * driver_pprobe_kick() - look at the parked devices again
@@ -521,6 +1023,34 @@ void driver_pprobe_forget(struct device *dev)
 	if (parked)
 		put_device(dev);
 }
+
+/*
+ * The workers.  The unbound ones run the probes that other probes make
+ * ready, next to each other; the per-CPU ones run those a task asks for,
+ * on its CPU, while it waits (pprobe_wait_local()).  Created before the
+ * first driver registers; until then probes run where they are asked for.
+ */
+static int __init pprobe_workqueues_init(void)
+{
+	pprobe_local_wq = alloc_workqueue("parallel_probe_local", 0, 0);
+	pprobe_wq = alloc_workqueue("parallel_probe", WQ_UNBOUND, 0);
+	if (!pprobe_wq || !pprobe_local_wq)
+		pr_warn("no workqueue, probing where asked\n");
+	return 0;
+}
+early_initcall(pprobe_workqueues_init);
+
+/*
+ * The boot goes on to user space once the probes the initcalls asked for
+ * have ended, as it does once async_synchronize_full() has waited for
+ * asynchronous probes without the scheduler.
+ */
+static int __init pprobe_boot_wait(void)
+{
+	driver_pprobe_wait();
+	return 0;
+}
+late_initcall_sync(pprobe_boot_wait);
 
 /*
  * The probe timeline: one record per driver_probe_device() call, in a

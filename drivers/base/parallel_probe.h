@@ -14,8 +14,9 @@
 /**
  * struct pprobe_stats - counters of the parallel probe scheduler
  * @requests: asynchronous probe requests received
- * @parked: requests that had to wait for a parent or a supplier
- * @launched: probes handed to the async workers
+ * @parked: requests that had to wait for a parent, a supplier or their
+ *	naming domain's turn
+ * @launched: probes handed to the scheduler's workers
  * @local: of those, queued on the requester's CPU, which waited for them
  *	to end or sleep
  * @probes: driver probe attempts (driver_probe_device() calls)
@@ -34,10 +35,30 @@ struct pprobe_stats {
 	unsigned int inflight;
 };
 
+/**
+ * struct pprobe_loader - a module load waiting for the probes it requests
+ * @node: entry in the scheduler's list of loads
+ * @task: the task running the module's init
+ * @key: the module
+ * @inflight: probes of the load queued or running
+ * @orphan: the load has ended without waiting; its last probe frees it
+ */
+struct pprobe_loader {
+	struct list_head node;
+	struct task_struct *task;
+	const void *key;
+	unsigned int inflight;
+	bool orphan;
+};
+
 #ifdef CONFIG_DRIVER_PARALLEL_PROBE
 bool driver_pprobe_active(void);
 bool driver_pprobe_wanted(struct device_driver *drv);
 void driver_pprobe_schedule(struct device *dev, async_func_t fn);
+void driver_pprobe_wait(void);
+void driver_pprobe_drain(void);
+void driver_pprobe_load_begin(struct pprobe_loader *l, const void *key);
+bool driver_pprobe_load_end(struct pprobe_loader *l, bool wait);
 void driver_pprobe_kick(void);
 void driver_pprobe_forget(struct device *dev);
 u64 driver_pprobe_clock(void);
@@ -61,6 +82,8 @@ static inline void driver_pprobe_schedule(struct device *dev, async_func_t fn)
 	async_schedule_dev(fn, dev);
 }
 
+static inline void driver_pprobe_wait(void) { }
+static inline void driver_pprobe_drain(void) { }
 static inline void driver_pprobe_kick(void) { }
 static inline void driver_pprobe_forget(struct device *dev) { }
 

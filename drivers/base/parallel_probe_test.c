@@ -13,13 +13,19 @@
 
 #include <kunit/test.h>
 #include <linux/bitmap.h>
+#include <linux/async.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/kmod.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/panic.h>
 #include <linux/platform_device.h>
+#include <linux/pm_domain.h>
 #include <linux/pm_runtime.h>
 #include <linux/prandom.h>
+#include <linux/random.h>
 
 #include "base.h"
 #include "parallel_probe.h"
@@ -70,12 +76,26 @@ static struct ppt_node *ppt_node_of(struct device *dev)
 	return *(struct ppt_node **)dev_get_platdata(dev);
 }
 
+static bool ppt_intact(struct ppt_graph *g, int i);
+
+/* @self probed before @other, or was bound when @other was removed */
+static void ppt_order_error(struct ppt_graph *g, int self, const char *what,
+			    int other)
+{
+	atomic_inc(&g->order_errors);
+	pr_err("parallel_probe_test: device %d %s %d (bound %d gone %d intact %d)\n",
+	       self, what, other, READ_ONCE(g->node[other].bound),
+	       READ_ONCE(g->node[other].gone), ppt_intact(g, other));
+}
+
 static int ppt_probe(struct platform_device *pdev)
 {
 	struct ppt_node *nd = ppt_node_of(&pdev->dev);
 	struct ppt_graph *g = nd->g;
 	int running, max, i;
 
+	/* these probes name nothing: the next one may start at once */
+	driver_pprobe_named(&pdev->dev);
 	if (READ_ONCE(g->blocked))
 		atomic_inc(&g->blocked_probes);
 	running = atomic_inc_return(&g->running);
@@ -83,12 +103,19 @@ static int ppt_probe(struct platform_device *pdev)
 	while (running > max && !atomic_try_cmpxchg(&g->max_running, &max, running))
 		;
 
+	/*
+	 * Only a parent or supplier that nothing is removed under counts:
+	 * one whose own supplier or parent is going away may defer, and a
+	 * deferred parent holds its children back no more than in mainline.
+	 */
 	if (nd->parent >= 0 && !READ_ONCE(g->node[nd->parent].bound) &&
-	    !READ_ONCE(g->node[nd->parent].gone))
-		atomic_inc(&g->order_errors);
+	    ppt_intact(g, nd->parent))
+		ppt_order_error(g, nd - g->node, "probed before parent",
+				nd->parent);
 	for_each_set_bit(i, nd->suppliers, g->n)
-		if (!READ_ONCE(g->node[i].bound) && !READ_ONCE(g->node[i].gone))
-			atomic_inc(&g->order_errors);
+		if (!READ_ONCE(g->node[i].bound) && ppt_intact(g, i))
+			ppt_order_error(g, nd - g->node,
+					"probed before supplier", i);
 
 	usleep_range(nd->delay_us, nd->delay_us + 20);
 
@@ -108,7 +135,7 @@ static int ppt_remove(struct platform_device *pdev)
 	for (i = self + 1; i < g->n; i++)
 		if (test_bit(self, g->node[i].suppliers) &&
 		    READ_ONCE(g->node[i].bound))
-			atomic_inc(&g->order_errors);
+			ppt_order_error(g, self, "removed before consumer", i);
 
 	WRITE_ONCE(nd->bound, false);
 	atomic_inc(&nd->removes);
@@ -160,6 +187,7 @@ static int ppt_pm_probe(struct platform_device *pdev)
 	struct ppt_graph *g = nd->g;
 	int ret;
 
+	driver_pprobe_named(&pdev->dev);
 	if (nd->parent >= 0 &&
 	    (READ_ONCE(g->node[nd->parent].suspended) ||
 	     !pm_runtime_active(pdev->dev.parent)))
@@ -433,11 +461,12 @@ static void ppt_driver_unregister_in_flight(struct kunit *test)
 	}
 }
 
+/* neither @i nor any device it depends on is being removed */
 static bool ppt_intact(struct ppt_graph *g, int i)
 {
 	int j;
 
-	if (g->node[i].gone)
+	if (READ_ONCE(g->node[i].gone))
 		return false;
 	if (g->node[i].parent >= 0 && !ppt_intact(g, g->node[i].parent))
 		return false;
@@ -517,6 +546,146 @@ static void ppt_device_removal_in_flight(struct kunit *test)
 		if (atomic_read(&g->order_errors))
 			break;
 	}
+}
+
+/*
+ * A supplier starts to unbind while a consumer of it is attached.  Its
+ * unbind marks it unbinding, stops at its first consumer that is bound
+ * and unbinds that one, here in a remove that waits; the link of its
+ * second consumer, not bound, still says "available" meanwhile.  The
+ * second consumer must not probe then: it would be unbound again at once.
+ * Attached synchronously, the driver core's supplier check defers it; if
+ * it has another supplier, without a driver, the check must not warn in
+ * device_links_missing_supplier() either; attached through the
+ * scheduler, it stays parked, without a wasted deferral.
+ */
+#define PPT_UNBIND_DRV	"pprobe-test-unbind"
+
+enum ppt_unbind_case {
+	PPT_UNBIND_SYNC,
+	PPT_UNBIND_SYNC_MISSING,
+	PPT_UNBIND_PARALLEL,
+};
+
+static struct completion ppt_unbind_in_remove;
+static struct completion ppt_unbind_go;
+static struct completion ppt_unbind_done;
+static atomic_t ppt_unbind_probes[3];
+
+static int ppt_unbind_probe(struct platform_device *pdev)
+{
+	driver_pprobe_named(&pdev->dev);
+	atomic_inc(&ppt_unbind_probes[pdev->id]);
+	return 0;
+}
+
+static int ppt_unbind_remove(struct platform_device *pdev)
+{
+	if (pdev->id == 1) {
+		complete(&ppt_unbind_in_remove);
+		wait_for_completion_timeout(&ppt_unbind_go, 20 * HZ);
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_unbind_driver = {
+	.probe = ppt_unbind_probe,
+	.remove = ppt_unbind_remove,
+	.driver = {
+		.name = PPT_UNBIND_DRV,
+	},
+};
+
+static int ppt_unbind_thread(void *data)
+{
+	device_release_driver(data);
+	complete(&ppt_unbind_done);
+	return 0;
+}
+
+static void ppt_unbind_case(struct kunit *test, enum ppt_unbind_case what)
+{
+	bool async = what == PPT_UNBIND_PARALLEL;
+	bool tainted = test_taint(TAINT_WARN);
+	struct platform_device *pdev[3], *none;
+	struct task_struct *task;
+	unsigned int deferrals;
+	bool in_remove;
+	int i;
+
+	init_completion(&ppt_unbind_in_remove);
+	init_completion(&ppt_unbind_go);
+	init_completion(&ppt_unbind_done);
+	/* device 0 supplies 1, then 2: 1's link comes first in its list */
+	for (i = 0; i < 3; i++) {
+		atomic_set(&ppt_unbind_probes[i], 0);
+		pdev[i] = platform_device_register_simple(PPT_UNBIND_DRV, i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+		if (i)
+			KUNIT_ASSERT_NOT_NULL(test,
+					      device_link_add(&pdev[i]->dev,
+							      &pdev[0]->dev, 0));
+	}
+	/* a supplier no driver binds, after 0 in the list of 2's suppliers */
+	none = platform_device_register_simple(PPT_UNBIND_DRV "-none", 0,
+					       NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(none));
+
+	ppt_unbind_driver.driver.probe_type = async ?
+		PROBE_PREFER_ASYNCHRONOUS : PROBE_FORCE_SYNCHRONOUS;
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_unbind_driver), 0);
+	wait_for_device_probe();
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_unbind_driver.driver);
+	device_release_driver(&pdev[2]->dev);
+	if (what == PPT_UNBIND_SYNC_MISSING)
+		KUNIT_ASSERT_NOT_NULL(test, device_link_add(&pdev[2]->dev,
+							    &none->dev, 0));
+
+	task = kthread_run(ppt_unbind_thread, &pdev[0]->dev, "ppt-unbind");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	in_remove = wait_for_completion_timeout(&ppt_unbind_in_remove, 5 * HZ);
+	KUNIT_EXPECT_TRUE(test, in_remove);
+
+	deferrals = ppt_deferrals();
+	if (in_remove && async)
+		device_initial_probe(&pdev[2]->dev);
+	else if (in_remove)
+		KUNIT_EXPECT_EQ(test, device_attach(&pdev[2]->dev),
+				-EPROBE_DEFER);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_unbind_probes[2]), 1,
+			    "case %d: a probe against an unbinding supplier",
+			    what);
+	KUNIT_EXPECT_TRUE_MSG(test, tainted || !test_taint(TAINT_WARN),
+			      "case %d: the supplier check warned", what);
+	if (async) {
+		KUNIT_EXPECT_EQ(test, ppt_parked(), 1);
+		KUNIT_EXPECT_EQ(test, ppt_deferrals(), deferrals);
+	}
+
+	complete(&ppt_unbind_go);
+	wait_for_completion(&ppt_unbind_done);
+	wait_for_device_probe();
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_NULL(test, pdev[i]->dev.driver);
+
+	platform_driver_unregister(&ppt_unbind_driver);
+	for (i = 2; i >= 0; i--)
+		platform_device_unregister(pdev[i]);
+	platform_device_unregister(none);
+	KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
+}
+
+static void ppt_unbinding_supplier(struct kunit *test)
+{
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	ppt_unbind_case(test, PPT_UNBIND_SYNC);
+	ppt_unbind_case(test, PPT_UNBIND_SYNC_MISSING);
+	ppt_unbind_case(test, PPT_UNBIND_PARALLEL);
 }
 
 /*
@@ -697,20 +866,26 @@ static void ppt_shutdown_in_flight(struct kunit *test)
 /*
  * Probes launched by a task rather than by a probe run on the task's CPU
  * while the task waits: one that does not sleep has bound its device when
- * the driver's or the device's registration returns, in an async entry so
- * that the barriers cover it.
+ * the driver's or the device's registration returns, in one of the
+ * scheduler's workers.
  */
 #define PPT_QUICK_DRV	"pprobe-test-quick"
 #define PPT_QUICK_N	8
 
 static atomic_t ppt_quick_probes;
-static atomic_t ppt_quick_async;
+static atomic_t ppt_quick_worker;
+
+/* a workqueue worker, but no async entry (see ppt_request_module) */
+static bool ppt_in_probe_worker(void)
+{
+	return current->flags & PF_WQ_WORKER && !current_is_async();
+}
 
 static int ppt_quick_probe(struct platform_device *pdev)
 {
 	atomic_inc(&ppt_quick_probes);
-	if (current_is_async())
-		atomic_inc(&ppt_quick_async);
+	if (ppt_in_probe_worker())
+		atomic_inc(&ppt_quick_worker);
 	return 0;
 }
 
@@ -739,7 +914,7 @@ static void ppt_local_quick(struct kunit *test)
 
 	ppt_init(test, &rnd);
 	atomic_set(&ppt_quick_probes, 0);
-	atomic_set(&ppt_quick_async, 0);
+	atomic_set(&ppt_quick_worker, 0);
 	local = ppt_local();
 
 	/* devices first: the driver's registration asks for their probes */
@@ -768,8 +943,8 @@ static void ppt_local_quick(struct kunit *test)
 
 	wait_for_device_probe();
 	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_quick_probes), PPT_QUICK_N);
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_quick_async), PPT_QUICK_N,
-			    "a probe did not run in an async entry");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_quick_worker), PPT_QUICK_N,
+			    "a probe did not run in a worker of the scheduler");
 	KUNIT_EXPECT_EQ(test, ppt_local() - local, PPT_QUICK_N);
 
 	platform_driver_unregister(&ppt_quick_driver);
@@ -781,7 +956,7 @@ static void ppt_local_quick(struct kunit *test)
  * A probe launched on its requester's CPU that sleeps lets the requester
  * go on, and the next one starts meanwhile: a driver's registration
  * returns while the probes of all its devices wait for their (here
- * simulated) hardware, and async_synchronize_full() waits for them.  The
+ * simulated) hardware, and wait_for_device_probe() waits for them.  The
  * driver is registered by a kernel thread so that a registration that
  * waited for the probes to end is caught by a bounded wait.
  */
@@ -794,6 +969,7 @@ static atomic_t ppt_gated_done;
 
 static int ppt_gated_probe(struct platform_device *pdev)
 {
+	driver_pprobe_named(&pdev->dev);
 	atomic_inc(&ppt_gated_started);
 	wait_for_completion_timeout(&ppt_gate, 20 * HZ);
 	usleep_range(1000, 2000);
@@ -858,9 +1034,9 @@ static void ppt_local_sleeping(struct kunit *test)
 		wait_for_completion(&reg.done);
 	KUNIT_ASSERT_EQ(test, reg.ret, 0);
 
-	async_synchronize_full();
+	wait_for_device_probe();
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_gated_done), PPT_GATED_N,
-			    "async_synchronize_full() returned before the probes ended");
+			    "wait_for_device_probe() returned before the probes ended");
 	for (i = 0; i < PPT_GATED_N; i++)
 		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
 				    &ppt_gated_driver.driver);
@@ -870,15 +1046,886 @@ static void ppt_local_sleeping(struct kunit *test)
 		platform_device_unregister(pdev[i]);
 }
 
+/*
+ * wait_for_device_probe() waits for probes that are in flight but not in
+ * a driver's probe yet: here the probe helper is resuming the device's
+ * parent, whose runtime resume takes a while, so the driver core's own
+ * probe count is still 0.
+ */
+static atomic_t ppt_slow_probes;
+
+static int ppt_slow_resume(struct device *dev)
+{
+	msleep(100);
+	return 0;
+}
+
+static struct dev_pm_domain ppt_slow_domain = {
+	.ops = { SET_RUNTIME_PM_OPS(NULL, ppt_slow_resume, NULL) },
+};
+
+static int ppt_slow_probe(struct platform_device *pdev)
+{
+	atomic_inc(&ppt_slow_probes);
+	return 0;
+}
+
+static struct platform_driver ppt_slow_driver = {
+	.probe = ppt_slow_probe,
+	.driver = {
+		.name = "pprobe-test-slow",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_wait_for_device_probe(struct kunit *test)
+{
+	struct platform_device *parent, *child;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_slow_probes, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_slow_driver), 0);
+
+	parent = platform_device_register_simple("pprobe-test-holder", 1,
+						 NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	dev_pm_domain_set(&parent->dev, &ppt_slow_domain);
+	pm_runtime_set_suspended(&parent->dev);
+	pm_runtime_enable(&parent->dev);
+
+	child = platform_device_alloc("pprobe-test-slow", 0);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	child->dev.parent = &parent->dev;
+	KUNIT_ASSERT_EQ(test, platform_device_add(child), 0);
+
+	wait_for_device_probe();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_slow_probes), 1,
+			    "wait_for_device_probe() returned before a queued probe ran");
+	KUNIT_EXPECT_PTR_EQ(test, child->dev.driver, &ppt_slow_driver.driver);
+
+	platform_device_unregister(child);
+	pm_runtime_disable(&parent->dev);
+	dev_pm_domain_set(&parent->dev, NULL);
+	platform_device_unregister(parent);
+	platform_driver_unregister(&ppt_slow_driver);
+}
+
+/*
+ * Names.  Each probe of these drivers takes the lowest free number of
+ * its driver's ida, as virtio-blk, mmc and sd take their disk index,
+ * after a random delay (a probe waiting on hardware before it registers
+ * its disk).  The numbers must follow the order the devices were
+ * registered in, in every run, while the probes of the two drivers, two
+ * naming domains, overlap.  With driver_pprobe_named() right after the
+ * number is taken, the probes of one driver overlap too.  The drivers
+ * have the default probe type, which the scheduler makes asynchronous,
+ * and a parent's probe, in a worker, registers them and their devices.
+ * A third driver asks for asynchronous probing: as in mainline, its
+ * probes are not ordered, and overlap.
+ */
+#define PPT_NAME_N	6
+#define PPT_NAME_RUNS	20
+
+struct ppt_namer {
+	struct platform_driver pdrv;
+	struct ida ida;
+	bool named_early;	/* calls driver_pprobe_named() */
+	int index[PPT_NAME_N];	/* the number each device took */
+	struct rnd_state rnd;
+	spinlock_t lock;	/* rnd */
+};
+
+#define PPT_NAMERS	3
+static struct ppt_namer ppt_namers[PPT_NAMERS];
+
+static atomic_t ppt_name_running;
+static atomic_t ppt_name_max_running;
+/*
+ * most probes of one driver at once: without and with the naming point,
+ * and asynchronous
+ */
+static atomic_t ppt_name_max_same[3];
+
+static void ppt_note_max(atomic_t *max, int now)
+{
+	int old = atomic_read(max);
+
+	while (now > old && !atomic_try_cmpxchg(max, &old, now))
+		;
+}
+
+static unsigned int ppt_namer_delay(struct ppt_namer *nm)
+{
+	unsigned int us;
+
+	spin_lock(&nm->lock);
+	us = prandom_u32_state(&nm->rnd) % 2000;
+	spin_unlock(&nm->lock);
+	return us;
+}
+
+static int ppt_name_probe(struct platform_device *pdev)
+{
+	struct ppt_namer *nm = container_of(pdev->dev.driver, struct ppt_namer,
+					    pdrv.driver);
+	static atomic_t same[3];
+	int d = nm - ppt_namers;
+	atomic_t *mine = &same[d];
+	int idx;
+
+	ppt_note_max(&ppt_name_max_running,
+		     atomic_inc_return(&ppt_name_running));
+	ppt_note_max(&ppt_name_max_same[d], atomic_inc_return(mine));
+
+	usleep_range(ppt_namer_delay(nm) + 10, ppt_namer_delay(nm) + 2020);
+	idx = ida_alloc(&nm->ida, GFP_KERNEL);
+	if (idx >= 0 && pdev->id < PPT_NAME_N)
+		nm->index[pdev->id] = idx;
+	if (nm->named_early)
+		driver_pprobe_named(&pdev->dev);
+	usleep_range(ppt_namer_delay(nm) + 10, ppt_namer_delay(nm) + 2020);
+
+	atomic_dec(mine);
+	atomic_dec(&ppt_name_running);
+	return idx < 0 ? idx : 0;
+}
+
+static int ppt_name_remove(struct platform_device *pdev)
+{
+	struct ppt_namer *nm = container_of(pdev->dev.driver, struct ppt_namer,
+					    pdrv.driver);
+
+	ida_free(&nm->ida, nm->index[pdev->id]);
+	return 0;
+}
+
+static struct ppt_namer ppt_namers[PPT_NAMERS] = {
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-a" } } },
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-b" } },
+	  .named_early = true },
+	{ .pdrv = { .probe = ppt_name_probe, .remove = ppt_name_remove,
+		    .driver = { .name = "pprobe-test-name-c",
+				.probe_type = PROBE_PREFER_ASYNCHRONOUS } } },
+};
+
+static int ppt_namer_register(int d)
+{
+	return platform_driver_register(&ppt_namers[d].pdrv);
+}
+
+static struct platform_device *
+ppt_namer_add(struct device *parent, int d, int i)
+{
+	return platform_device_register_data(parent,
+					     ppt_namers[d].pdrv.driver.name,
+					     i, NULL, 0);
+}
+
+static struct platform_device *ppt_name_pdev[PPT_NAMERS][PPT_NAME_N];
+
+/*
+ * Half the devices come before the drivers, whose registration asks for
+ * their probes, half after, each asking for its own.  The first device of
+ * each driver is a child of this one, and waits, parked, until this probe
+ * has ended: it must keep its place, and take the first number.
+ */
+static int ppt_name_parent_probe(struct platform_device *pdev)
+{
+	int d, i, ret;
+
+	for (i = 0; i < PPT_NAME_N; i++) {
+		for (d = 0; d < PPT_NAMERS && i == PPT_NAME_N / 2; d++) {
+			ret = ppt_namer_register(d);
+			if (ret)
+				return ret;
+		}
+		for (d = 0; d < PPT_NAMERS; d++) {
+			ppt_name_pdev[d][i] =
+				ppt_namer_add(i ? NULL : &pdev->dev, d, i);
+			if (IS_ERR(ppt_name_pdev[d][i]))
+				return PTR_ERR(ppt_name_pdev[d][i]);
+		}
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_name_parent_driver = {
+	.probe = ppt_name_parent_probe,
+	.driver = {
+		.name = "pprobe-test-name-parent",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_names_in_order(struct kunit *test)
+{
+	struct platform_device *(*pdev)[PPT_NAME_N] = ppt_name_pdev;
+	unsigned int run, out_of_order = 0, first_late = 0;
+	struct platform_device *parent;
+	struct rnd_state rnd;
+	int d, i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_name_max_running, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_name_parent_driver), 0);
+	for (d = 0; d < PPT_NAMERS; d++) {
+		atomic_set(&ppt_name_max_same[d], 0);
+		ida_init(&ppt_namers[d].ida);
+		spin_lock_init(&ppt_namers[d].lock);
+		prandom_seed_state(&ppt_namers[d].rnd, seed + d);
+	}
+
+	for (run = 0; run < PPT_NAME_RUNS; run++) {
+		memset(ppt_name_pdev, 0, sizeof(ppt_name_pdev));
+		parent = platform_device_register_simple("pprobe-test-name-parent",
+							 0, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+		wait_for_device_probe();
+		KUNIT_ASSERT_PTR_EQ(test, parent->dev.driver,
+				    &ppt_name_parent_driver.driver);
+
+		for (d = 0; d < PPT_NAMERS; d++)
+			for (i = 0; i < PPT_NAME_N; i++) {
+				KUNIT_EXPECT_PTR_EQ(test, pdev[d][i]->dev.driver,
+						    &ppt_namers[d].pdrv.driver);
+				if (d < 2 && ppt_namers[d].index[i] != i)
+					out_of_order++;
+			}
+		/* the parked first device took its number after the others */
+		for (d = 0; d < 2; d++)
+			if (ppt_namers[d].index[0] == PPT_NAME_N - 1)
+				first_late++;
+		KUNIT_EXPECT_EQ_MSG(test, out_of_order, 0,
+				    "run %u: numbers not in registration order", run);
+
+		for (d = 0; d < PPT_NAMERS; d++) {
+			platform_driver_unregister(&ppt_namers[d].pdrv);
+			for (i = 0; i < PPT_NAME_N; i++)
+				platform_device_unregister(pdev[d][i]);
+		}
+		platform_device_unregister(parent);
+		if (out_of_order)
+			break;
+	}
+	platform_driver_unregister(&ppt_name_parent_driver);
+	/* naming domains do not wait for each other */
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_running), 1);
+	/* a domain's probes run one at a time, up to their naming point */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ppt_name_max_same[0]), 1);
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_same[1]), 1);
+	/* drivers asking for asynchronous probing are not ordered */
+	KUNIT_EXPECT_GT(test, atomic_read(&ppt_name_max_same[2]), 1);
+	KUNIT_EXPECT_EQ(test, first_late, 0);
+	kunit_info(test, "%u runs, up to %d probes at once\n", run,
+		   atomic_read(&ppt_name_max_running));
+}
+
+/*
+ * A probe that loads a module.  request_module() warns when it is called
+ * from an async entry (current_is_async()), and the module's init ends in
+ * async_synchronize_full(), which waits for every async entry: a probe
+ * run as one would wait for the module that waits for it.  This probe
+ * does what the two sides do: it checks the warning's condition, and asks
+ * a thread, in place of modprobe, to schedule async work and wait for all
+ * async work and for the probes of the load, as loading a module does;
+ * the thread must come back.
+ */
+#define PPT_MODLOAD_N	3
+
+static atomic_t ppt_modload_async;
+static atomic_t ppt_modload_hung;
+static atomic_t ppt_modload_sync;
+static struct task_struct *ppt_modload_requester;
+/* static: a thread may outlive a probe whose wait timed out */
+static struct completion ppt_modload_done[PPT_MODLOAD_N];
+
+static void ppt_module_async_work(void *data, async_cookie_t cookie)
+{
+	usleep_range(100, 200);
+}
+
+static int ppt_module_init_thread(void *data)
+{
+	struct pprobe_loader load;
+
+	driver_pprobe_load_begin(&load, &load);
+	async_schedule(ppt_module_async_work, NULL);
+	async_synchronize_full();
+	driver_pprobe_load_end(&load, true);
+	complete(data);
+	return 0;
+}
+
+static int ppt_modload_probe(struct platform_device *pdev)
+{
+	struct completion *done = &ppt_modload_done[pdev->id];
+	struct task_struct *task;
+
+	if (current == ppt_modload_requester)
+		atomic_inc(&ppt_modload_sync);
+	if (current_is_async())
+		atomic_inc(&ppt_modload_async);
+	if (IS_ENABLED(CONFIG_MODULES))
+		request_module("pprobe-test-no-such-module");
+
+	task = kthread_run(ppt_module_init_thread, done, "ppt-modprobe");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	if (!wait_for_completion_timeout(done, 10 * HZ)) {
+		atomic_inc(&ppt_modload_hung);
+		/* it returns once this probe has, as async work ends */
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static struct platform_driver ppt_modload_driver = {
+	.probe = ppt_modload_probe,
+	.driver = {
+		.name = "pprobe-test-modload",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_request_module(struct kunit *test)
+{
+	struct platform_device *pdev[PPT_MODLOAD_N];
+	struct rnd_state rnd;
+	int i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_modload_async, 0);
+	atomic_set(&ppt_modload_hung, 0);
+	atomic_set(&ppt_modload_sync, 0);
+	ppt_modload_requester = current;
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		init_completion(&ppt_modload_done[i]);
+
+	for (i = 0; i < PPT_MODLOAD_N; i++) {
+		pdev[i] = platform_device_register_simple("pprobe-test-modload",
+							  i, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_modload_driver), 0);
+	wait_for_device_probe();
+
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_sync), 0,
+			    "the probes ran in the requester, not in parallel");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_async), 0,
+			    "a probe ran in an async entry: request_module() warns there");
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_modload_hung), 0,
+			    "a module's load waited for the probe loading it");
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		KUNIT_EXPECT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_modload_driver.driver);
+
+	platform_driver_unregister(&ppt_modload_driver);
+	for (i = 0; i < PPT_MODLOAD_N; i++)
+		platform_device_unregister(pdev[i]);
+	ppt_modload_requester = NULL;
+}
+
+/*
+ * The default probe type, which the scheduler makes parallel, and its
+ * exclusions.  A parent's probe (a worker of the scheduler) registers
+ * children on a test bus; their driver has no probe type.  They probe in
+ * parallel, after the parent's probe, numbered in the order they were
+ * registered in.  On a bus that wants the parent locked during probe, or
+ * for a driver that forces synchronous probing, they probe synchronously,
+ * inside their registration; and children a kernel thread (here the test
+ * itself) registers probe there too.
+ */
+#define PPT_CHILD_N	4
+
+enum ppt_child_case {
+	PPT_CHILD_PARALLEL,
+	PPT_CHILD_LOCKED_BUS,
+	PPT_CHILD_FORCE_SYNC,
+	PPT_CHILD_FROM_KTHREAD,
+};
+
+struct ppt_child {
+	struct device dev;
+	struct task_struct *probed_by;
+	bool bound_at_register;
+	bool in_worker;
+	int index;
+};
+
+static int ppt_bus_match(struct device *dev, struct device_driver *drv)
+{
+	return 1;
+}
+
+static struct bus_type ppt_bus = {
+	.name = "pprobe-test",
+	.match = ppt_bus_match,
+};
+
+static struct bus_type ppt_locked_bus = {
+	.name = "pprobe-test-locked",
+	.match = ppt_bus_match,
+	.need_parent_lock = true,
+};
+
+static DEFINE_IDA(ppt_child_ida);
+static struct ppt_child *ppt_children[PPT_CHILD_N];
+static struct task_struct *ppt_child_registrar[PPT_CHILD_N];
+
+static int ppt_child_probe(struct device *dev)
+{
+	struct ppt_child *c = container_of(dev, struct ppt_child, dev);
+	unsigned int us = get_random_u32_below(1000);
+
+	c->probed_by = current;
+	c->in_worker = ppt_in_probe_worker();
+	/* a narrow range: usleep_range() tends to sleep up to its maximum */
+	usleep_range(us + 10, us + 20);
+	c->index = ida_alloc(&ppt_child_ida, GFP_KERNEL);
+	return 0;
+}
+
+static struct device_driver ppt_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_bus,
+	.probe = ppt_child_probe,
+};
+
+static struct device_driver ppt_locked_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_locked_bus,
+	.probe = ppt_child_probe,
+};
+
+static struct device_driver ppt_sync_child_driver = {
+	.name = "pprobe-test-child",
+	.bus = &ppt_bus,
+	.probe = ppt_child_probe,
+	.probe_type = PROBE_FORCE_SYNCHRONOUS,
+};
+
+static void ppt_child_release(struct device *dev)
+{
+	kfree(container_of(dev, struct ppt_child, dev));
+}
+
+static int ppt_register_children(struct device *parent, struct bus_type *bus)
+{
+	int i, ret;
+
+	for (i = 0; i < PPT_CHILD_N; i++) {
+		struct ppt_child *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+		if (!c)
+			return -ENOMEM;
+		c->index = -1;
+		device_initialize(&c->dev);
+		c->dev.parent = parent;
+		c->dev.bus = bus;
+		c->dev.release = ppt_child_release;
+		dev_set_name(&c->dev, "pprobe-test-child.%d", i);
+		ppt_child_registrar[i] = current;
+		ret = device_add(&c->dev);
+		if (ret) {
+			put_device(&c->dev);
+			return ret;
+		}
+		c->bound_at_register = c->dev.driver;
+		ppt_children[i] = c;
+	}
+	return 0;
+}
+
+static int ppt_parent_probe(struct platform_device *pdev)
+{
+	struct bus_type **bus = dev_get_platdata(&pdev->dev);
+
+	return ppt_register_children(&pdev->dev, *bus);
+}
+
+static struct platform_driver ppt_parent_driver = {
+	.probe = ppt_parent_probe,
+	.driver = {
+		.name = "pprobe-test-parent",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_default_case(struct kunit *test, enum ppt_child_case what)
+{
+	struct device_driver *drv = what == PPT_CHILD_LOCKED_BUS ?
+		&ppt_locked_child_driver : what == PPT_CHILD_FORCE_SYNC ?
+		&ppt_sync_child_driver : &ppt_child_driver;
+	struct bus_type *bus = drv->bus;
+	struct platform_device *parent;
+	bool parallel = what == PPT_CHILD_PARALLEL;
+	int i;
+
+	memset(ppt_children, 0, sizeof(ppt_children));
+	KUNIT_ASSERT_EQ(test, bus_register(bus), 0);
+	KUNIT_ASSERT_EQ(test, driver_register(drv), 0);
+
+	if (what == PPT_CHILD_FROM_KTHREAD) {
+		parent = platform_device_register_simple("pprobe-test-holder",
+							 0, NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+		KUNIT_EXPECT_EQ(test, ppt_register_children(&parent->dev, bus), 0);
+	} else {
+		parent = platform_device_register_data(NULL, "pprobe-test-parent",
+						       0, &bus, sizeof(bus));
+		KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	}
+	wait_for_device_probe();
+
+	for (i = 0; i < PPT_CHILD_N; i++) {
+		struct ppt_child *c = ppt_children[i];
+
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_EXPECT_PTR_EQ(test, c->dev.driver, drv);
+		KUNIT_EXPECT_EQ_MSG(test, c->index, i,
+				    "case %d: child %d numbered out of order", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, c->bound_at_register, !parallel,
+				    "case %d: child %d bound when registered", what, i);
+		/* a worker may go on with a child once the parent is bound */
+		if (!parallel)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, c->probed_by,
+						ppt_child_registrar[i],
+						"case %d: child %d not probed by its registrar",
+						what, i);
+		KUNIT_EXPECT_EQ_MSG(test, c->in_worker, parallel ||
+				    what != PPT_CHILD_FROM_KTHREAD,
+				    "case %d: child %d probed in a worker", what, i);
+	}
+
+	for (i = PPT_CHILD_N - 1; i >= 0; i--)
+		if (ppt_children[i])
+			device_unregister(&ppt_children[i]->dev);
+	platform_device_unregister(parent);
+	driver_unregister(drv);
+	bus_unregister(bus);
+	ida_destroy(&ppt_child_ida);
+}
+
+static void ppt_default_probe_type(struct kunit *test)
+{
+	struct rnd_state rnd;
+	int run;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_parent_driver), 0);
+	for (run = 0; run < 5; run++) {
+		ppt_default_case(test, PPT_CHILD_PARALLEL);
+		ppt_default_case(test, PPT_CHILD_LOCKED_BUS);
+		ppt_default_case(test, PPT_CHILD_FORCE_SYNC);
+		ppt_default_case(test, PPT_CHILD_FROM_KTHREAD);
+	}
+	platform_driver_unregister(&ppt_parent_driver);
+}
+
+/*
+ * Module removal.  The device's release function stands for one in a
+ * module (virtio_pci_release_dev(), say): the device is removed while
+ * its probe is running, so the worker holds its last reference, and
+ * driver_pprobe_drain(), which delete_module() runs through the module
+ * notifier, must not return before the release has run.
+ */
+static atomic_t ppt_mod_released;
+
+static void ppt_mod_release(struct device *dev)
+{
+	atomic_inc(&ppt_mod_released);
+	kfree(dev);
+}
+
+static int ppt_mod_probe(struct device *dev)
+{
+	msleep(50);
+	return 0;
+}
+
+static struct device_driver ppt_mod_driver = {
+	.name = "pprobe-test-mod",
+	.bus = &ppt_bus,
+	.probe = ppt_mod_probe,
+	.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+};
+
+static void ppt_module_removal(struct kunit *test)
+{
+	struct rnd_state rnd;
+	struct device *dev;
+	int run;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, bus_register(&ppt_bus), 0);
+	KUNIT_ASSERT_EQ(test, driver_register(&ppt_mod_driver), 0);
+	for (run = 0; run < 5; run++) {
+		atomic_set(&ppt_mod_released, 0);
+		dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, dev);
+		device_initialize(dev);
+		dev->bus = &ppt_bus;
+		dev->release = ppt_mod_release;
+		dev_set_name(dev, "pprobe-test-mod.%d", run);
+		KUNIT_ASSERT_EQ(test, device_add(dev), 0);
+		/* the probe is running (sleeping) when the device goes */
+		device_unregister(dev);
+		driver_pprobe_drain();
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_mod_released), 1,
+				    "run %d: the release ran after the drain", run);
+		/* let a late release happen before the counter is reset */
+		msleep(100);
+	}
+	driver_unregister(&ppt_mod_driver);
+	bus_unregister(&ppt_bus);
+}
+
+/*
+ * Retries.  A consumer defers (its supplier declares no device link),
+ * and the supplier's probe, in a worker, binds it late; the retry that
+ * binding triggers is queued on the deferred probe work, and probes the
+ * consumer in a worker again.  wait_for_device_probe(), which the end of
+ * the initcalls uses too, must wait for that round as well.  A device
+ * that deferred before it, with a synchronous driver, is retried first,
+ * and its parent's runtime resume, which the driver core's probe count
+ * does not cover, takes a while: the consumer's retry is asked for late
+ * in the round.
+ */
+static int ppt_retry_suspend(struct device *dev)
+{
+	return 0;
+}
+
+static struct dev_pm_domain ppt_retry_domain = {
+	.ops = { SET_RUNTIME_PM_OPS(ppt_retry_suspend, ppt_slow_resume, NULL) },
+};
+
+static bool ppt_retry_supplier_bound;
+static atomic_t ppt_retry_bound;
+
+static int ppt_retry_blocker_probe(struct platform_device *pdev)
+{
+	if (!READ_ONCE(ppt_retry_supplier_bound))
+		return -EPROBE_DEFER;
+	return 0;
+}
+
+static struct platform_driver ppt_retry_blocker_driver = {
+	.probe = ppt_retry_blocker_probe,
+	.driver = {
+		.name = "pprobe-test-retry-b",
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
+
+static int ppt_retry_consumer_probe(struct platform_device *pdev)
+{
+	if (!READ_ONCE(ppt_retry_supplier_bound))
+		return -EPROBE_DEFER;
+	msleep(50);
+	atomic_inc(&ppt_retry_bound);
+	return 0;
+}
+
+static int ppt_retry_supplier_probe(struct platform_device *pdev)
+{
+	msleep(50);
+	WRITE_ONCE(ppt_retry_supplier_bound, true);
+	return 0;
+}
+
+static struct platform_driver ppt_retry_consumer_driver = {
+	.probe = ppt_retry_consumer_probe,
+	.driver = {
+		.name = "pprobe-test-retry-c",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static struct platform_driver ppt_retry_supplier_driver = {
+	.probe = ppt_retry_supplier_probe,
+	.driver = {
+		.name = "pprobe-test-retry-s",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_wait_for_retries(struct kunit *test)
+{
+	struct platform_device *consumer, *supplier, *blocker, *holder;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	WRITE_ONCE(ppt_retry_supplier_bound, false);
+	atomic_set(&ppt_retry_bound, 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_blocker_driver), 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_consumer_driver), 0);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_retry_supplier_driver), 0);
+
+	holder = platform_device_register_simple("pprobe-test-holder", 2,
+						 NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(holder));
+	dev_pm_domain_set(&holder->dev, &ppt_retry_domain);
+	pm_runtime_set_suspended(&holder->dev);
+	pm_runtime_enable(&holder->dev);
+	blocker = platform_device_alloc("pprobe-test-retry-b", 0);
+	KUNIT_ASSERT_NOT_NULL(test, blocker);
+	blocker->dev.parent = &holder->dev;
+	KUNIT_ASSERT_EQ(test, platform_device_add(blocker), 0);
+	consumer = platform_device_register_simple("pprobe-test-retry-c", 0,
+						   NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(consumer));
+	wait_for_device_probe();
+	KUNIT_EXPECT_NULL(test, consumer->dev.driver);
+
+	supplier = platform_device_register_simple("pprobe-test-retry-s", 0,
+						   NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(supplier));
+	wait_for_device_probe();
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_retry_bound), 1,
+			    "wait_for_device_probe() returned before the retry its probes triggered");
+	KUNIT_EXPECT_PTR_EQ(test, consumer->dev.driver,
+			    &ppt_retry_consumer_driver.driver);
+
+	platform_device_unregister(consumer);
+	platform_device_unregister(blocker);
+	pm_runtime_disable(&holder->dev);
+	dev_pm_domain_set(&holder->dev, NULL);
+	platform_device_unregister(holder);
+	platform_device_unregister(supplier);
+	platform_driver_unregister(&ppt_retry_supplier_driver);
+	platform_driver_unregister(&ppt_retry_consumer_driver);
+	platform_driver_unregister(&ppt_retry_blocker_driver);
+}
+
+/*
+ * Workers are known by their task.  A work function may free its work
+ * item, whose memory may then hold anything, also the address of the
+ * scheduler's work function: here a foreign work function puts that
+ * address in its own item.  Its kernel thread is still not a worker of
+ * the scheduler, so a driver with the default probe type is probed
+ * synchronously for it.
+ */
+static work_func_t ppt_sched_work_fn;
+static bool ppt_foreign_wanted;
+
+static int ppt_workfn_probe(struct platform_device *pdev)
+{
+	struct work_struct *work = current_work();
+
+	ppt_sched_work_fn = work ? work->func : NULL;
+	return 0;
+}
+
+static struct platform_driver ppt_workfn_driver = {
+	.probe = ppt_workfn_probe,
+	.driver = {
+		.name = "pprobe-test-workfn",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_foreign_work_fn(struct work_struct *work)
+{
+	work->func = ppt_sched_work_fn;
+	ppt_foreign_wanted = driver_pprobe_wanted(&ppt_child_driver);
+}
+
+static void ppt_foreign_work(struct kunit *test)
+{
+	struct platform_device *pdev;
+	struct work_struct work;
+	struct rnd_state rnd;
+
+	ppt_init(test, &rnd);
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_workfn_driver), 0);
+	pdev = platform_device_register_simple("pprobe-test-workfn", 0, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pdev));
+	wait_for_device_probe();
+	KUNIT_ASSERT_NOT_NULL(test, ppt_sched_work_fn);
+
+	ppt_foreign_wanted = true;
+	INIT_WORK_ONSTACK(&work, ppt_foreign_work_fn);
+	queue_work(system_wq, &work);
+	flush_work(&work);
+	destroy_work_on_stack(&work);
+	KUNIT_EXPECT_FALSE_MSG(test, ppt_foreign_wanted,
+			       "a foreign worker was taken for the scheduler's by its work item");
+
+	platform_device_unregister(pdev);
+	platform_driver_unregister(&ppt_workfn_driver);
+}
+
+/*
+ * Module loads.  What a module's init asks for is probed before the load
+ * returns, as async_synchronize_full() makes it without the scheduler,
+ * so that "modprobe x" and then using the device keeps working.  The
+ * test thread plays modprobe.
+ */
+static atomic_t ppt_load_probes;
+
+static int ppt_load_probe(struct platform_device *pdev)
+{
+	msleep(50);
+	atomic_inc(&ppt_load_probes);
+	return 0;
+}
+
+static struct platform_driver ppt_load_driver = {
+	.probe = ppt_load_probe,
+	.driver = {
+		.name = "pprobe-test-load",
+		.probe_type = PROBE_PREFER_ASYNCHRONOUS,
+	},
+};
+
+static void ppt_module_load_waits(struct kunit *test)
+{
+	struct platform_device *pdev[2];
+	struct pprobe_loader load;
+	struct rnd_state rnd;
+	int i;
+
+	ppt_init(test, &rnd);
+	atomic_set(&ppt_load_probes, 0);
+	driver_pprobe_load_begin(&load, test);
+	for (i = 0; i < 2; i++) {
+		pdev[i] = platform_device_register_simple("pprobe-test-load", i,
+							  NULL, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+	}
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_load_driver), 0);
+	KUNIT_EXPECT_TRUE(test, driver_pprobe_load_end(&load, true));
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_load_probes), 2,
+			    "the load returned before the probes its init asked for");
+
+	wait_for_device_probe();
+	platform_driver_unregister(&ppt_load_driver);
+	for (i = 0; i < 2; i++)
+		platform_device_unregister(pdev[i]);
+}
+
 static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_random_graphs),
 	KUNIT_CASE(ppt_driver_unregister_in_flight),
 	KUNIT_CASE(ppt_device_removal_in_flight),
+	KUNIT_CASE(ppt_unbinding_supplier),
 	KUNIT_CASE(ppt_late_supplier),
 	KUNIT_CASE(ppt_runtime_pm_devres),
 	KUNIT_CASE(ppt_shutdown_in_flight),
 	KUNIT_CASE(ppt_local_quick),
 	KUNIT_CASE(ppt_local_sleeping),
+	KUNIT_CASE(ppt_wait_for_device_probe),
+	KUNIT_CASE(ppt_names_in_order),
+	KUNIT_CASE(ppt_request_module),
+	KUNIT_CASE(ppt_default_probe_type),
+	KUNIT_CASE(ppt_module_removal),
+	KUNIT_CASE(ppt_wait_for_retries),
+	KUNIT_CASE(ppt_foreign_work),
+	KUNIT_CASE(ppt_module_load_waits),
 	{}
 };
 

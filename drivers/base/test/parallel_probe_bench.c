@@ -29,6 +29,8 @@
 #include <linux/prandom.h>
 #include <linux/slab.h>
 
+#include "../parallel_probe.h"
+
 static unsigned int devices = 64;
 module_param(devices, uint, 0444);
 MODULE_PARM_DESC(devices, "number of platform devices");
@@ -192,6 +194,11 @@ static int bench_probe(struct platform_device *pdev)
 	ktime_t start;
 	int now;
 
+	/*
+	 * The probes name nothing: with the parallel probe scheduler, the
+	 * next probe of this driver need not wait for this one to end.
+	 */
+	driver_pprobe_named(&pdev->dev);
 	if (nd->parent >= 0 && !READ_ONCE(nodes[nd->parent].bound)) {
 		atomic_inc(&deferrals);
 		return -EPROBE_DEFER;

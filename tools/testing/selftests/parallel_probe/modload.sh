@@ -1,0 +1,188 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Parallel probes that load modules (CONFIG_DRIVER_PARALLEL_PROBE), with
+# parallel_probe_modload.ko: its probes, run in parallel, request
+# parallel_probe_modload_dep.ko, whose init waits for all async work.
+#
+#  1. insmod returns once every device of the module is bound, the
+#     requested module is loaded, and neither took long;
+#  2. loaded with async_probe, insmod returns at once, and rmmod while the
+#     probes are queued or running unbinds and removes everything;
+#  3. the kernel log has no warning, lockdep report or blocked task.
+#
+# A load that does not come back within LOAD_TIMEOUT seconds (default 30)
+# is a failure; the blocked tasks are then dumped with SysRq-w.
+#
+# The modules are taken from this directory if they are there, and then
+# request_module() runs a small modprobe that loads them from here; else
+# they are loaded with modprobe.
+
+ksft_skip=4
+here=$(cd "$(dirname "$0")" && pwd)
+mod=parallel_probe_modload
+dep=${mod}_dep
+drv=/sys/bus/platform/drivers/$mod
+devices=8
+delay_ms=200
+timeout=${LOAD_TIMEOUT:-30}
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n $1"
+}
+
+# /proc/uptime in hundredths of a second
+now_cs()
+{
+	cut -d' ' -f1 /proc/uptime | tr -d .
+}
+
+# devices with a link to the driver: bound or being probed
+linked()
+{
+	find $drv -name "$mod.*" 2>/dev/null | wc -l
+}
+
+# probes that have ended bound
+probed()
+{
+	cat /sys/module/$mod/parameters/probed 2>/dev/null || echo 0
+}
+
+loaded()
+{
+	grep -q "^$1 " /proc/modules
+}
+
+modprobe_path=/proc/sys/kernel/modprobe
+old_modprobe=
+if [ -f "$here/$mod.ko" ] && [ -f "$here/$dep.ko" ]; then
+	# request_module() runs "modprobe -q -- NAME"
+	helper=$(mktemp /tmp/pprobe-modprobe.XXXXXX) || exit 1
+	cat > "$helper" <<-HELPER
+	#!/bin/sh
+	for name; do :; done
+	insmod "$here/\$name.ko" 2>/dev/null || grep -q "^\$name " /proc/modules
+	HELPER
+	chmod +x "$helper"
+	old_modprobe=$(cat $modprobe_path)
+	echo "$helper" > $modprobe_path
+	load="insmod $here/$mod.ko"
+elif modprobe -n -q $mod 2>/dev/null; then
+	load="modprobe $mod"
+else
+	echo "ok 1 # SKIP $mod.ko not found (CONFIG_DRIVER_PARALLEL_PROBE_MODLOAD_TEST=m)"
+	exit $ksft_skip
+fi
+
+cleanup()
+{
+	loaded $mod && rmmod $mod
+	loaded $dep && rmmod $dep
+	if [ -n "$old_modprobe" ]; then
+		echo "$old_modprobe" > $modprobe_path
+		rm -f "$helper"
+	fi
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+echo "1..5"
+log_start=$(dmesg | wc -l)
+
+# Load in the background: a deadlock leaves insmod blocked for good.
+# Sets $load_ms; returns non-zero if the load failed or did not end.
+load_module()
+{
+	start=$(now_cs)
+	( $load "$@"; echo $? > /tmp/pprobe-load.rc ) &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		if [ $(($(now_cs) - start)) -gt $((timeout * 100)) ]; then
+			echo "# the load did not end in $timeout s; blocked tasks:"
+			echo w > /proc/sysrq-trigger
+			return 2
+		fi
+		sleep 0.1
+	done
+	load_ms=$((($(now_cs) - start) * 10))
+	return "$(cat /tmp/pprobe-load.rc)"
+}
+
+# 1: the load waits for its probes, which load a module in parallel
+loaded $dep && rmmod $dep
+if load_module devices=$devices delay_ms=$delay_ms; then
+	echo "# METRIC modload_ms $load_ms ms"
+	p=$(probed)
+	l=$(linked)
+	what="the load returns with its $devices devices bound and $dep loaded"
+	if [ "$p" = $devices ] && [ "$l" = $devices ] && loaded $dep; then
+		ok "$what"
+	else
+		not_ok "$what ($p probed, $l linked)"
+	fi
+	# one after the other, the probes would take devices * 2 * delay_ms
+	if [ "$load_ms" -lt $((devices * delay_ms)) ]; then
+		ok "the probes ran in parallel"
+	else
+		not_ok "the probes ran in parallel ($load_ms ms)"
+	fi
+	rmmod $mod
+else
+	not_ok "the load returns with its $devices devices bound and $dep loaded"
+	not_ok "the probes ran in parallel"
+	loaded $mod && rmmod $mod
+fi
+
+# 2: removal while the probes are queued or running, three times
+fails=
+for wait in 0 0.1 0.3; do
+	loaded $dep && rmmod $dep
+	if ! load_module devices=$devices delay_ms=$delay_ms async_probe=1; then
+		fails="$fails load($wait)"
+		continue
+	fi
+	p=$(probed)
+	echo "# async_probe load: $load_ms ms, $p of $devices probes ended"
+	[ "$p" -lt $devices ] || fails="$fails all-bound-at-once($wait)"
+	sleep $wait
+	rmmod $mod || fails="$fails rmmod($wait)"
+	if loaded $mod || [ -e $drv ] ||
+	   ls -d /sys/bus/platform/devices/$mod.* >/dev/null 2>&1; then
+		fails="$fails left($wait)"
+	fi
+done
+if [ -z "$fails" ]; then
+	ok "removal while the probes run, after 0, 0.1 and 0.3 s"
+else
+	not_ok "removal while the probes run:$fails"
+fi
+if loaded $dep && rmmod $dep; then
+	ok "$dep loaded by the probes, and removable"
+else
+	not_ok "$dep loaded by the probes, and removable"
+fi
+
+# 3: nothing in the kernel log
+bad='WARNING:|BUG:|INFO: task .* blocked|hung_task|circular locking'
+bad="$bad|inconsistent lock state|Call Trace"
+problems=$(dmesg | tail -n +$((log_start + 1)) | grep -E "$bad")
+if [ -z "$problems" ]; then
+	ok "no warning, lockdep report or blocked task in the kernel log"
+else
+	echo "$problems" | sed 's/^/# /'
+	not_ok "no warning, lockdep report or blocked task in the kernel log"
+fi
+
+[ $failed = 0 ]
