@@ -14,7 +14,7 @@
 #                read through mtdblock: root=/dev/mtdblock1) and
 #                "rootfs_data" (56 MiB, 256 KiB erase blocks)
 #   ARCH x86_64  a virtio disk with two partitions: vda1 (8 MiB, the
-#                squashfs, root=/dev/vda1) and vda2 (64 MiB), which
+#                squashfs, root=/dev/vda1) and vda2 (32 MiB), which
 #                block2mtd makes the MTD device "rootfs_data" (128 KiB
 #                erase blocks); one disk, so that the names do not depend
 #                on the order in which parallel probing finds two
@@ -55,9 +55,11 @@ arm)
 	;;
 x86_64)
 	erase=128KiB
-	# partition 1 from 1 MiB (8 MiB), partition 2 from 9 MiB (64 MiB)
-	part_off=9 part_size=64
-	flash_mib=73
+	# partition 1 from 1 MiB (8 MiB), partition 2 from 9 MiB (32 MiB:
+	# the factory reset's mkfs.sffs erases all of it through block2mtd,
+	# which writes every byte, about half a second a MiB under TCG)
+	part_off=9 part_size=32
+	flash_mib=41
 	drive=if=virtio,format=raw
 	append="block2mtd.block2mtd=/dev/vda2,$erase,rootfs_data"
 	append="$append root=/dev/vda1"
@@ -141,7 +143,7 @@ result $? "mkfs.sffs makes the empty overlay image"
 
 truncate -s ${flash_mib}M "$img"
 if [ "$arch" = x86_64 ]; then
-	printf 'start=1MiB, size=8MiB, type=83\nstart=9MiB, size=64MiB, type=83\n' |
+	printf 'start=1MiB, size=8MiB, type=83\nstart=9MiB, size=32MiB, type=83\n' |
 		sfdisk -q "$img" >"$dir/sfdisk.txt" 2>&1
 	result $? "sfdisk partitions the disk"
 	dd if="$dir/rootfs.sqfs" of="$img" bs=1M seek=1 conv=notrunc status=none
