@@ -42,7 +42,7 @@ KSFT_TARGETS	?= flash wakeups sffs parallel_probe
 RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
-	root-test checkpatch am-check offcheck bisect-check test clean distclean \
+	root-test overlay-test checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost figures
 
 all: demo
@@ -162,6 +162,26 @@ root-test: kernel
 	rc=$${PIPESTATUS[0]}; \
 	tail -n 1 $(OUT)/root-test-$(ARCH).txt | \
 		sed 's/^/root-test-$(ARCH): /' > $(RESULTS)/root-test-$(ARCH); \
+	exit $$rc
+
+## make overlay-test ARCH=x86_64|arm   SFFS as overlayfs's upper layer, booted
+##                    as OpenWrt boots: a squashfs root (ARM: a partition of
+##                    the CFI NOR through mtdblock; x86_64: a virtio disk
+##                    partition), SFFS on the MTD partition "rootfs_data" as
+##                    the overlay; four boots change, check, power-cut and
+##                    factory-reset it (harness/overlay-test.sh)
+GUEST_TOOLS	= $(BUILD)/tools-sffs-$(ARCH)-guest
+overlay-test: kernel
+	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs $(GUEST_TOOLS)
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(GUEST_TOOLS)/ \
+		CC=$(CROSS_$(ARCH))gcc LDFLAGS=-static $(GUEST_TOOLS)/mkfs.sffs
+	$(H)/overlay-test.sh $(ARCH) $(OBJ)/$(IMAGE_$(ARCH)) $(BUSYBOX_$(ARCH)) \
+		$(BUILD)/tools-sffs $(GUEST_TOOLS)/mkfs.sffs $(OUT) | \
+		tee $(OUT)/overlay-test-$(ARCH).txt; \
+	rc=$${PIPESTATUS[0]}; \
+	tail -n 1 $(OUT)/overlay-test-$(ARCH).txt | \
+		sed 's/^/overlay-test-$(ARCH): /' > $(RESULTS)/overlay-test-$(ARCH); \
 	exit $$rc
 
 ## make module-test   SFFS as a module on x86_64: insmod, the sffs kselftest, rmmod

@@ -22,7 +22,8 @@ mkdir -p "$results" "$logs"
 
 steps=(tree harness-test tools-test kunit "qemu-test ARCH=x86_64" "qemu-test ARCH=arm"
 	"qemu-test-4k ARCH=x86_64" "qemu-test-4k ARCH=arm" "root-test ARCH=x86_64"
-	"root-test ARCH=arm" module-test checkpatch am-check
+	"root-test ARCH=arm" "overlay-test ARCH=x86_64" "overlay-test ARCH=arm"
+	module-test checkpatch am-check
 	offcheck)
 total_p=0 total_f=0 total_s=0
 recap=() skips=()

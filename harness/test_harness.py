@@ -639,8 +639,8 @@ class TestAll(unittest.TestCase):
                               make, results], capture_output=True, text=True)
         out = res.stdout.splitlines()
         self.assertEqual(res.returncode, 1)
-        # 5 + 3 and one for each of the 11 other steps
-        self.assertEqual(out[-1], '19 passed, 1 failed')
+        # 5 + 3 and one for each of the 13 other steps
+        self.assertEqual(out[-1], '21 passed, 1 failed')
         self.assertIn('=== skipped: 3 (neither passed nor failed)', out)
         self.assertIn('    kunit: 5 passed, 0 failed, 2 skipped', [
             x.split(' (')[0] for x in out])
