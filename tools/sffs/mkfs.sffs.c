@@ -238,7 +238,7 @@ static size_t read_xattrs(const char *path, struct xattr **out)
 		len = lgetxattr(path, p, NULL, 0);
 		if (len < 0)
 			die("%s: %s: %s", path, p, strerror(errno));
-		if (len > SFFS_MAX_XATTR_VALUE)
+		if ((size_t)len > SFFS_MAX_XATTR_VALUE)
 			die("%s: attribute %s of %zd bytes, SFFS takes %d", path,
 			    p, len, SFFS_MAX_XATTR_VALUE);
 		xa = realloc(xa, (n + 1) * sizeof(*xa));
