@@ -14,7 +14,8 @@
  * very entry that waits for it.  Unless loaded with async_probe, the load
  * returns once every device is bound; with async_probe, it returns at once,
  * and the module can be removed while its probes are queued or running.
- * The probes that have ended bound are counted in the "probed" parameter.
+ * The probes that have ended bound are counted in the "probed" parameter,
+ * and "most_at_once" holds the most probes that ever ran at the same time.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,22 +42,30 @@ static struct platform_device *ppm_devs[PPM_MAX];
 
 /* probes that have returned 0: sysfs links to a device exist earlier */
 static atomic_t ppm_probed = ATOMIC_INIT(0);
+/* probes running now, and the most that ever ran at once */
+static atomic_t ppm_running = ATOMIC_INIT(0);
+static atomic_t ppm_most = ATOMIC_INIT(0);
 
-static int ppm_get_probed(char *buf, const struct kernel_param *kp)
+static int ppm_get_atomic(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&ppm_probed));
+	return sysfs_emit(buf, "%d\n", atomic_read(kp->arg));
 }
 
-static const struct kernel_param_ops ppm_probed_ops = {
-	.get = ppm_get_probed,
+static const struct kernel_param_ops ppm_atomic_ops = {
+	.get = ppm_get_atomic,
 };
-module_param_cb(probed, &ppm_probed_ops, NULL, 0444);
+module_param_cb(probed, &ppm_atomic_ops, &ppm_probed, 0444);
 MODULE_PARM_DESC(probed, "probes that have ended bound (read only)");
+module_param_cb(most_at_once, &ppm_atomic_ops, &ppm_most, 0444);
+MODULE_PARM_DESC(most_at_once, "the most probes that ran at once (read only)");
 
 static int ppm_probe(struct platform_device *pdev)
 {
-	int ret;
+	int ret, n = atomic_inc_return(&ppm_running);
+	int most = atomic_read(&ppm_most);
 
+	while (n > most && !atomic_try_cmpxchg(&ppm_most, &most, n))
+		;
 	/* it names nothing: the driver's next probe may start at once */
 	driver_pprobe_named(&pdev->dev);
 	msleep(delay_ms);
@@ -64,10 +73,12 @@ static int ppm_probe(struct platform_device *pdev)
 	if (ret) {
 		/* a positive value is the exit status of modprobe */
 		dev_err(&pdev->dev, "request_module() returned %d\n", ret);
+		atomic_dec(&ppm_running);
 		return ret < 0 ? ret : -ENOENT;
 	}
 	msleep(delay_ms);
 	atomic_inc(&ppm_probed);
+	atomic_dec(&ppm_running);
 	return 0;
 }
 

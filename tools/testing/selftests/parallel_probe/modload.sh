@@ -5,10 +5,11 @@
 # parallel_probe_modload.ko: its probes, run in parallel, request
 # parallel_probe_modload_dep.ko, whose init waits for all async work.
 #
-#  1. insmod returns once every device of the module is bound, the
-#     requested module is loaded, and neither took long;
+#  1. insmod returns once every device of the module is bound and the
+#     requested module is loaded, and at least two probes ran at once;
 #  2. loaded with async_probe, insmod returns at once, and rmmod while the
-#     probes are queued or running unbinds and removes everything;
+#     probes are queued or running (none has ended) unbinds and removes
+#     everything;
 #  3. the kernel log has no warning, lockdep report or blocked task.
 #
 # A load that does not come back within LOAD_TIMEOUT seconds (default 30)
@@ -132,11 +133,12 @@ if load_module devices=$devices delay_ms=$delay_ms; then
 	else
 		not_ok "$what ($p probed, $l linked)"
 	fi
-	# one after the other, the probes would take devices * 2 * delay_ms
-	if [ "$load_ms" -lt $((devices * delay_ms)) ]; then
-		ok "the probes ran in parallel"
+	# counted by the module, not timed: TCG guests on a busy host are slow
+	most=$(cat /sys/module/$mod/parameters/most_at_once 2>/dev/null)
+	if [ "${most:-0}" -ge 2 ]; then
+		ok "the probes ran in parallel ($most at once)"
 	else
-		not_ok "the probes ran in parallel ($load_ms ms)"
+		not_ok "the probes ran in parallel (${most:-no} most at once)"
 	fi
 	rmmod $mod
 else
@@ -145,18 +147,19 @@ else
 	loaded $mod && rmmod $mod
 fi
 
-# 2: removal while the probes are queued or running, three times
+# 2: removal while the probes are queued or running, three times; each
+# probe takes 2 s here, so that none has ended when rmmod starts
 fails=
 for wait in 0 0.1 0.3; do
 	loaded $dep && rmmod $dep
-	if ! load_module devices=$devices delay_ms=$delay_ms async_probe=1; then
+	if ! load_module devices=$devices delay_ms=1000 async_probe=1; then
 		fails="$fails load($wait)"
 		continue
 	fi
-	p=$(probed)
-	echo "# async_probe load: $load_ms ms, $p of $devices probes ended"
-	[ "$p" -lt $devices ] || fails="$fails all-bound-at-once($wait)"
 	sleep $wait
+	p=$(probed)
+	echo "# async_probe load: $load_ms ms, $p of $devices probes ended at rmmod"
+	[ "$p" -lt $devices ] || fails="$fails all-bound-before-rmmod($wait)"
 	rmmod $mod || fails="$fails rmmod($wait)"
 	if loaded $mod || [ -e $drv ] ||
 	   ls -d /sys/bus/platform/devices/$mod.* >/dev/null 2>&1; then
