@@ -9,37 +9,11 @@ wrote them; nothing is computed here.
 """
 import sys
 
-from rst import escape as rst_escape, table as rst_table
+from rst import escape as rst_escape, md_sections, table as rst_table
 
 START = '.. The tables up to'
 END = '.. End of the tables of probe-rst.py.'
 ARCH_NAMES = {'x86_64': 'x86_64', 'arm': 'ARM'}
-
-
-def md_sections(text):
-    """[(arch, [block]) ...]; a block is a table (list of rows) or a
-    sentence (str), in the order of probe.md"""
-    sections, cur, table = [], None, None
-    for line in text.splitlines():
-        if line.startswith('## '):
-            cur = (line[3:].strip(), [])
-            sections.append(cur)
-            table = None
-        elif cur is None:
-            continue
-        elif line.startswith('|---'):
-            continue
-        elif line.startswith('|'):
-            cells = [c.strip() for c in line.strip().strip('|').split('|')]
-            if table is None:
-                table = []
-                cur[1].append(table)
-            table.append(cells)
-        else:
-            table = None
-            if line.strip():
-                cur[1].append(line.strip())
-    return sections
 
 
 def main():

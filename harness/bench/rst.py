@@ -54,3 +54,28 @@ def figure(name, alt):
     return ['.. kernel-figure:: ' + name, '   :alt: ' + alt, ''] + \
         textwrap.wrap(alt, 72, initial_indent='   ',
                       subsequent_indent='   ') + ['']
+
+
+def md_sections(text):
+    """[(heading, [block])] of every "## " section of a report's Markdown,
+    in order; a block is a table (list of rows, the header first) or a
+    sentence (str)"""
+    sections, cur, table = [], None, None
+    for line in text.splitlines():
+        if line.startswith('## '):
+            cur = (line[3:].strip(), [])
+            sections.append(cur)
+            table = None
+        elif cur is None or line.startswith('|---'):
+            continue
+        elif line.startswith('|'):
+            cells = [c.strip() for c in line.strip().strip('|').split('|')]
+            if table is None:
+                table = []
+                cur[1].append(table)
+            table.append(cells)
+        else:
+            table = None
+            if line.strip():
+                cur[1].append(line.strip())
+    return sections

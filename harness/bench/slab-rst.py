@@ -9,34 +9,10 @@ nothing is computed here.
 """
 import sys
 
-from rst import escape as rst_escape, table as rst_table
+from rst import escape as rst_escape, md_sections, table as rst_table
 
 START = '.. slab-rst.py: start'
 END = '.. slab-rst.py: end'
-
-
-def md_sections(text):
-    """[(heading, [block])] of every "## " section of slab.md; a block is
-    a table (list of rows, the header first) or a sentence (str)"""
-    sections, cur, table = [], None, None
-    for line in text.splitlines():
-        if line.startswith('## '):
-            cur = (line[3:].strip(), [])
-            sections.append(cur)
-            table = None
-        elif cur is None or line.startswith('|---'):
-            continue
-        elif line.startswith('|'):
-            cells = [c.strip() for c in line.strip().strip('|').split('|')]
-            if table is None:
-                table = []
-                cur[1].append(table)
-            table.append(cells)
-        else:
-            table = None
-            if line.strip():
-                cur[1].append(line.strip())
-    return sections
 
 
 def main():
