@@ -76,17 +76,8 @@ mkdir -p "$dir"
 pass=0 fail=0
 start=$SECONDS
 
-# result RC DESC: a check of this host, in the form of harness/qemu-run's
-# verdicts
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $2"
-		fail=$((fail + 1))
-	fi
-}
+# shellcheck source=harness/verdicts.sh
+. "$here/verdicts.sh"
 
 # shellcheck source=harness/overlay/changes.sh
 . "$here/overlay/changes.sh"
@@ -168,19 +159,13 @@ fsck_part() {
 
 # boot N [QEMU-RUN ARGS]: boot with ovltest=N; the boot's results join ours
 boot() {
-	local b=$1 wd=$dir/boot-$1 line p f t0=$SECONDS
+	local b=$1 wd=$dir/boot-$1 t0=$SECONDS
 	shift
 	"$here/qemu-run" --no-initramfs --arch "$arch" --kernel "$kernel" \
 		--name "overlay-test-$arch-$b" --workdir "$wd" --mem 256 \
 		--qemu-arg=-drive --qemu-arg="$drive,file=$img" \
 		--append "$append ovltest=$b" --timeout 300 "$@" >"$wd.txt" 2>&1
-	sed -e "s/^\(PASS\|FAIL\|SKIP\) /\1 boot $b: /" \
-		-e '/^[0-9]* passed, /d' "$wd.txt"
-	line=$(tail -n 1 "$wd.txt")
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
-	[ -n "$p" ] || p=0 f=1
-	pass=$((pass + p)) fail=$((fail + f))
+	boot_verdicts "$b" "$wd.txt"
 	echo "# boot $b: $((SECONDS - t0)) s"
 	fsck_part "$b"
 }

@@ -63,17 +63,8 @@ rm -rf "$dir"
 mkdir -p "$tree"/{bin,sbin,proc,sys,etc/root-test}
 pass=0 fail=0
 
-# result RC DESC: a check of this host, in the form of harness/qemu-run's
-# verdicts, which make test's recap collects
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $2"
-		fail=$((fail + 1))
-	fi
-}
+# shellcheck source=harness/verdicts.sh
+. "$here/verdicts.sh"
 
 # The lines harness/root/init writes, to compare with what the guests wrote
 content() {
@@ -96,19 +87,13 @@ result $? "mkfs.sffs -r makes the root image"
 
 # boot N ROOT: boot the image with root=ROOT; the boot's results join ours
 boot() {
-	local wd=$dir/boot-$1 line p f
+	local wd=$dir/boot-$1
 	"$here/qemu-run" --no-initramfs --arch "$arch" --kernel "$kernel" \
 		--name "root-test-$arch-$1" --workdir "$wd" --mem 256 \
 		--qemu-arg=-drive --qemu-arg="$drive,file=$img" \
 		--append "$append root=$2 rootfstype=sffs rw roottest=$1" \
 		--timeout 300 >"$wd.txt" 2>&1
-	sed -e "s/^\(PASS\|FAIL\|SKIP\) /\1 boot $1: /" \
-		-e '/^[0-9]* passed, /d' "$wd.txt"
-	line=$(tail -n 1 "$wd.txt")
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
-	[ -n "$p" ] || p=0 f=1
-	pass=$((pass + p)) fail=$((fail + f))
+	boot_verdicts "$1" "$wd.txt"
 }
 
 # --- boot 1, root=mtd:NAME; boot 2, root=mtdN ------------------------------
