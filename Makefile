@@ -338,9 +338,14 @@ offcheck: tree
 ##                     (STRESS_CUTS, default 1000) and program failures
 ##                     (STRESS_BB_ROUNDS, default 1000) on UML, then real
 ##                     power cuts in QEMU on ARM and x86_64 (stress-cuts,
-##                     STRESS_REAL_CUTS each, default 500); not in make test
+##                     STRESS_REAL_CUTS each, default 500), then
+##                     STRESS_FULL_CUTS each (default 250) on a flash kept
+##                     STRESS_FULL percent full (default 90); not in make
+##                     test
 STRESS_CUTS ?= 1000
 STRESS_BB_ROUNDS ?= 1000
+STRESS_FULL ?= 90
+STRESS_FULL_CUTS ?= 250
 # Each part runs whatever the one before found; the exit status of each is
 # kept in out/stress/*.rc, and the last line fails if one of them did.
 stress: tree
@@ -354,15 +359,22 @@ stress: tree
 		echo $$? > $(OUT)/stress/cuts-arm.rc
 	$(MAKE) --no-print-directory stress-cuts ARCH=x86_64; \
 		echo $$? > $(OUT)/stress/cuts-x86_64.rc
+	for a in arm x86_64; do \
+		$(MAKE) --no-print-directory stress-cuts ARCH=$$a \
+			STRESS_FILL=$(STRESS_FULL) \
+			STRESS_REAL_CUTS=$(STRESS_FULL_CUTS); \
+		echo $$? > $(OUT)/stress/cuts-$$a-full.rc; \
+	done
 	@! grep -vx 0 $(OUT)/stress/kunit.rc $(OUT)/stress/cuts-arm.rc \
-		$(OUT)/stress/cuts-x86_64.rc
+		$(OUT)/stress/cuts-x86_64.rc $(OUT)/stress/cuts-arm-full.rc \
+		$(OUT)/stress/cuts-x86_64-full.rc
 
 ## make stress-cuts ARCH=arm|x86_64  real power cuts: QEMU killed with SIGKILL
 ##                    while the guest writes, fsyncs and renames on SFFS on a
 ##                    flash backed by a file (ARM: CFI NOR; x86_64: block2mtd
 ##                    on virtio-blk), each boot checking what the last cut
 ##                    left (STRESS_REAL_CUTS, default 500, STRESS_SEED,
-##                    STRESS_KILL_MAX: harness/stress-cuts.sh)
+##                    STRESS_KILL_MAX, STRESS_FILL: harness/stress-cuts.sh)
 STRESS_REAL_CUTS ?= 500
 export STRESS_REAL_CUTS
 COBJ		= $(TREE)/.obj-$(ARCH)-cuts

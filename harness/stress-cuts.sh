@@ -42,6 +42,15 @@
 # A failed cut keeps, in OUT/cuts-GEOMETRY/cut-N/, the image as the cut
 # left it, both consoles and fsck's report.
 #
+# With STRESS_FILL set to a percentage, the flash is kept nearly full, as
+# a product's is after years: mkfs.sffs formats it with files of 4 KiB to
+# 1 MiB filling about FILL% of what statfs will offer (the "ballast",
+# expected like any fsync'd file), and the guest keeps its live data below
+# FILL% of statfs's total while it deletes ballast and its own files at
+# random and writes new ones, so that each file's room is won by garbage
+# collection moving old data, and the cuts fall into that.  The geometry is
+# then called GEOMETRY-full (OUT/cuts-nor-full, ...).
+#
 # Writes OUT/cuts-GEOMETRY/cuts.jsonl (one record per boot), the
 # geometry's entry of OUT/summary.json, and ends with
 # "stress-cuts: N passed, N failed".
@@ -50,12 +59,14 @@
 #   STRESS_REAL_CUTS  cuts                            (500)
 #   STRESS_SEED       seed of the cut moments and of the guests' PRNG (1)
 #   STRESS_KILL_MAX   latest cut, seconds after "# WORKING" (6)
+#   STRESS_FILL       keep the flash this many percent full (0: off)
 set -uo pipefail
 arch=$1 kernel=$2 busybox=$3 tools=$4 out=$5 mtdcount=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cuts=${STRESS_REAL_CUTS:-500}
 seed=${STRESS_SEED:-1}
 kill_max=${STRESS_KILL_MAX:-6}
+fill=${STRESS_FILL:-0}
 
 case $arch in
 arm)
@@ -74,6 +85,7 @@ x86_64)
 *)	echo "stress-cuts: unknown ARCH $arch (arm or x86_64)" >&2; exit 1 ;;
 esac
 
+[ "$fill" = 0 ] || geom=$geom-full
 dir=$out/cuts-$geom
 img=$dir/flash.img
 model=$dir/expect
@@ -82,10 +94,43 @@ mkdir -p "$dir"
 records=$dir/cuts.jsonl
 : >"$records"
 
+# ballast DIR: files of 4 KiB to 1 MiB (log-uniform sizes, random bytes)
+# in DIR/d, about FILL% of the 85% of the flash that statfs offers (the
+# guest's budget, from statfs itself, evens out the difference); prints
+# the model's "add" line of each
+ballast() {
+	python3 - "$1" "$fill" "$seed" <<-'EOF'
+	import hashlib, os, random, sys
+	top, fill, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+	rng = random.Random(seed)
+	d = os.path.join(top, 'd')
+	os.makedirs(d)
+	left, k = (64 << 20) * 85 // 100 * fill // 100, 0
+	while left > 4096:
+	    size = min(left, int(4096 * 256 ** rng.random()))
+	    data = os.urandom(size)
+	    k += 1
+	    with open(os.path.join(d, 'b%d' % k), 'wb') as f:
+	        f.write(data)
+	    print('add b%d %d %s' % (k, size, hashlib.sha256(data).hexdigest()))
+	    left -= size
+	EOF
+}
+
 format() {
-	"$tools/mkfs.sffs" -q -o "$img" -e $erase -m 1 -c 64MiB ||
+	local root=
+	if [ "$fill" != 0 ]; then
+		root=$dir/ballast
+		rm -rf "$root" && mkdir -p "$root"
+		ballast "$root" >"$model" ||
+			{ echo "stress-cuts: no ballast" >&2; exit 1; }
+	else
+		: >"$model"
+	fi
+	"$tools/mkfs.sffs" -q -o "$img" -e $erase -m 1 -c 64MiB \
+		${root:+-r "$root"} ||
 		{ echo "stress-cuts: mkfs.sffs failed" >&2; exit 1; }
-	: >"$model"
+	[ -z "$root" ] || rm -rf "$root"
 }
 
 # learn CONSOLE: add what a boot made durable to the model and forget what
@@ -128,14 +173,16 @@ boot() {
 		--qemu-arg=-drive --qemu-arg="$drive,file=$img" \
 		--qemu-arg=-device --qemu-arg=$rng \
 		--append "$append" --timeout 600 "${kill[@]}" \
-		--run "./cuts-guest.sh $1 $((seed * 100000 + $1)) '$mtdname' $2" \
+		--run "./cuts-guest.sh $1 $((seed * 100000 + $1)) '$mtdname' $2 $fill" \
 		>"$wd.txt" 2>&1
 }
 
 RANDOM=$seed
 format
 start=$(date +%s)
-echo "stress-cuts: $geom ($arch), $cuts cuts, seed $seed, cut 0-$kill_max s into the work"
+full=
+[ "$fill" = 0 ] || full=", flash kept $fill% full"
+echo "stress-cuts: $geom ($arch), $cuts cuts, seed $seed, cut 0-$kill_max s into the work$full"
 for n in $(seq 1 $((cuts + 1))); do
 	mode=work delay=0
 	if [ "$n" -le "$cuts" ]; then

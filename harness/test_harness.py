@@ -203,7 +203,9 @@ ok 1 mount
 # CHECK boot=%d mount=ok files=3 lost=%d config=%s gen=4 log_damage=0 partial=1
 %s# WORKING
 # 1 add f2-1 100 %s fsync
+# GC gc_runs=1 gc_blocks=2 gc_more_rounds=0 gc_moved_bytes=10
 # 2 cfg 5 tmp-fsync synced
+# GC gc_runs=2 gc_blocks=5 gc_more_rounds=1 gc_moved_bytes=300
 """
 
     def boot(self, n, lost=0, config='ok', killed=True, fsck_rc=0,
@@ -254,6 +256,9 @@ ok 1 mount
         self.assertEqual((s['cuts'], s['files_checked'], s['fsck_warnings'],
                           s['cuts_with_journal_to_replay'],
                           s['partial_log_lines']), (3, 9, 6, 3, 3))
+        # the last counters each cut boot printed, summed over the cuts
+        self.assertEqual((s['gc_runs'], s['gc_blocks'], s['gc_more_rounds'],
+                          s['gc_moved_bytes']), (6, 15, 3, 900))
 
     def test_a_loss_condemns_the_cut_before(self):
         self.boot(1)

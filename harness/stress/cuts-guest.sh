@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# cuts-guest.sh BOOT SEED MTD [check]     (runs in the guest, from /payload)
+# cuts-guest.sh BOOT SEED MTD [work|check [FILL]]   (in the guest, from /payload)
 #
 # One boot of the real power cuts of make stress (harness/stress-cuts.sh):
 # the host kills QEMU at a random moment while this script works, and boots
@@ -26,7 +26,17 @@
 #     logged files deleted (logged as deleted first); files written and
 #     never fsync'd (named u*, removed a few steps later or by the next
 #     boot).  Logged files are kept below 12 MiB, so that garbage
-#     collection runs but the flash never fills.
+#     collection runs but the flash never fills; with FILL, a percentage,
+#     below FILL% of what statfs offers, less 4 MiB for the work's own
+#     overshoot (a file written after the check, files never logged, the
+#     config and the log), so that the flash stays nearly full and every
+#     new file's room is made by garbage collection.  With FILL the host
+#     formats the flash with files already in it (the "ballast", in
+#     ./expect like any logged file); the work deletes them at random like
+#     its own, so that old data is overwritten all over the flash as the
+#     cuts go on.  Every 8 steps the work prints the file system's
+#     garbage-collection counters ("# GC ...", debugfs) so that the host
+#     can tell how much collection the cuts interrupted.
 #
 # What must have survived is known twice, as lines "add NAME SIZE SHA256"
 # (NAME's fsync returned), "del NAME" (NAME may be gone) and "cfg GEN"
@@ -60,6 +70,7 @@ boot=$1
 seed=$2
 mtdname=$3
 mode=${4:-work}
+fill=${5:-0}
 mnt=/mnt/cuts
 log=$mnt/log
 cfg=$mnt/config
@@ -108,6 +119,15 @@ echo "# METRIC mount_s $(since "$t0") s"
 for a in erase_count_avg erase_count_max free_bytes dirty_bytes; do
 	echo "# METRIC $a $(cat /sys/fs/sffs/mtd$dev/$a 2>/dev/null)"
 done
+# how full the flash is, as statfs counts it (KiB)
+set -- $(df -k $mnt | awk 'NR == 2 { print $2, $3 }')
+total_k=$1 used_k=$2
+echo "# METRIC used_pct $((used_k * 100 / total_k)) %"
+if [ "$fill" -gt 0 ]; then
+	budget=$((total_k * fill / 100 * 1024 - (4 << 20)))
+	[ "$budget" -gt 0 ] || { echo "Bail out! fill $fill%: no room"; exit 1; }
+fi
+gcstats=/sys/kernel/debug/sffs/mtd$dev/stats
 t0=$(uptime_s)
 
 # --- 2. check what the last cut left ---------------------------------------
@@ -152,11 +172,19 @@ head -n "$loglines" $log | awk -v live=/tmp/live -v bad=/tmp/badlines '
 badlines=$(wc -l </tmp/badlines)
 sed 's/^/# log line /' /tmp/badlines
 
-files=0 lost=0
+lost=0
 : >/tmp/lostnames
 grep -v '^cfg ' /tmp/live >/tmp/files
+files=$(wc -l </tmp/files)
+# One sha256sum for all (a process each costs a lot under TCG, and a
+# nearly full flash holds hundreds of files); only a file whose sum is
+# not the logged one is looked at more closely.
+(cd $mnt/d && cut -d' ' -f1 /tmp/files | xargs -r sha256sum 2>/dev/null) \
+	>/tmp/sums
+awk 'BEGIN { while ((getline l <"/tmp/sums") > 0) {
+		split(l, a, " "); got[a[2]] = a[1] } }
+	got[$1] != $3' /tmp/files >/tmp/suspects
 while read -r f size sum from; do
-	files=$((files + 1))
 	p=$mnt/d/$f
 	why=
 	if [ ! -f "$p" ]; then
@@ -173,7 +201,7 @@ while read -r f size sum from; do
 		echo "# LOST $f (logged $size $sum by ${from#+}): $why"
 		echo "$f" >>/tmp/lostnames
 	fi
-done </tmp/files
+done </tmp/suspects
 result $((lost > 0)) "fsync'd files intact: $files logged, $lost lost"
 
 # config: one whole version, not older than the last durable generation
@@ -349,4 +377,7 @@ while :; do
 	else
 		write_file || fail "write"
 	fi
+	[ $((i % 8)) != 0 ] || [ ! -r $gcstats ] ||
+		awk '$1 ~ /^gc_(runs|blocks|more_rounds|moved_bytes)$/ {
+			s = s " " $1 "=" $2 } END { print "# GC" s }' $gcstats
 done

@@ -43,9 +43,10 @@ def load_qemu_run():
 
 
 def parse_console(path, problem_re, ts_re):
-    """The CHECK counts, the losses, the last operation started and the
-    kernel problems before and after "# WORKING"."""
-    check, notes, last_op = None, [], None
+    """The CHECK counts, the losses, the last operation started, the last
+    garbage-collection counters and the kernel problems before and after
+    "# WORKING"."""
+    check, notes, last_op, gc = None, [], None, {}
     problems = {'check': [], 'work': []}
     phase = 'check'
     try:
@@ -71,7 +72,10 @@ def parse_console(path, problem_re, ts_re):
             phase = 'work'
         elif phase == 'work' and re.match(r'^# \d+ ', line):
             last_op = line[2:]
-    return check, notes, last_op, problems, phase == 'work'
+        elif phase == 'work' and re.match(r'^# GC( \w+=\d+)+$', line):
+            gc = {k: int(v) for k, v in
+                  (kv.split('=') for kv in line[5:].split())}
+    return check, notes, last_op, gc, problems, phase == 'work'
 
 
 def parse_fsck(path, rc):
@@ -122,7 +126,7 @@ def record(args):
         res = {'harness_failures': ['qemu-run left no result.json'],
                'killed_s': None, 'wall_s': None, 'guest_up_s': None,
                'timed_out': False}
-    check, notes, last_op, problems, working = parse_console(
+    check, notes, last_op, gc, problems, working = parse_console(
         os.path.join(wd, 'console.log'), qr.PROBLEM_RE, qr.TIMESTAMP_RE)
     fsck = parse_fsck(fsck_txt, fsck_rc)
     killed = res.get('killed_s')
@@ -137,7 +141,7 @@ def record(args):
            'timed_out': res.get('timed_out'), 'check': check,
            'metrics': {k: v['value']
                        for k, v in res.get('metrics', {}).items()},
-           'notes': notes[:40], 'last_op': last_op,
+           'notes': notes[:40], 'last_op': last_op, 'gc': gc,
            'problems_check': problems['check'][:10],
            'problems_work': problems['work'][:10],
            'harness_failures': failures, 'fsck': fsck}
@@ -265,6 +269,19 @@ def summary(args):
         # mount's figures)
         'erase_count_avg': last_metric(recs, 'erase_count_avg'),
         'erase_count_max': last_metric(recs, 'erase_count_max'),
+        # how full statfs said the flash was at each mount
+        'median_used_pct': median(recs, 'used_pct'),
+        'max_used_pct': max((r['metrics']['used_pct'] for r in recs
+                             if 'used_pct' in r.get('metrics', {})),
+                            default=None),
+        # garbage collection the boots did, as last printed before
+        # each cut (the counters start again at each mount)
+        'gc_runs': sum(r.get('gc', {}).get('gc_runs', 0) for r in work),
+        'gc_blocks': sum(r.get('gc', {}).get('gc_blocks', 0) for r in work),
+        'gc_more_rounds': sum(r.get('gc', {}).get('gc_more_rounds', 0)
+                              for r in work),
+        'gc_moved_bytes': sum(r.get('gc', {}).get('gc_moved_bytes', 0)
+                              for r in work),
         'failed_cuts': {str(k): v for k, v in sorted(failed_cuts.items())},
     }
     s['failed'] = len(failed_cuts)
@@ -283,7 +300,8 @@ def summary(args):
               'work_errors', 'files_checked', 'cuts_with_journal_to_replay',
               'seconds_per_cut', 'median_boot_to_work_s', 'median_mount_s',
               'median_check_s', 'median_rng_wait_s', 'erase_count_avg',
-              'erase_count_max'):
+              'erase_count_max', 'median_used_pct', 'max_used_pct',
+              'gc_runs', 'gc_blocks', 'gc_more_rounds', 'gc_moved_bytes'):
         print('stress-cuts: %s %s: %s' % (geom, k, s[k]))
     print('stress-cuts: %d passed, %d failed' % (s['passed'], s['failed']))
     return 1 if s['failed'] else 0
