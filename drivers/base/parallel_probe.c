@@ -919,56 +919,64 @@ static struct pprobe_loader *pprobe_loader_of(struct module *mod)
 	return found;
 }
 
-/*
+/**
+ * driver_pprobe_module_begin() - a module's init is about to run
+ * @mod: the module
+ *
+ * Called by do_init_module(): the probes that the init requests from now
+ * on belong to the load, which driver_pprobe_module_end() waits for.
+ */
+void driver_pprobe_module_begin(struct module *mod)
+{
+	struct pprobe_loader *l;
+
+	if (!driver_pprobe_active())
+		return;
+	/* without it, the load does not wait for its probes */
+	l = kmalloc(sizeof(*l), GFP_KERNEL);
+	if (l)
+		driver_pprobe_load_begin(l, mod);
+}
+
+/**
+ * driver_pprobe_module_end() - wait for a module's probes
+ * @mod: a module whose init has returned (%MODULE_STATE_LIVE, or
+ *	%MODULE_STATE_GOING if it failed), or that is being removed
+ *	(%MODULE_STATE_GOING, its exit has run)
+ *
  * modprobe returns once the probes the module's init requested have
  * ended, as do_init_module()'s async_synchronize_full() makes it wait for
  * asynchronous probes without the scheduler, unless the module was loaded
- * with async_probe (known only once its parameters are parsed, after
- * MODULE_STATE_COMING).  Its probes are waited for as well if the init
- * fails.
+ * with async_probe.  Its probes are waited for as well if the init
+ * failed, before its memory is freed.
  *
  * When a module is removed, its exit has unregistered its devices, but a
  * worker may still hold the last reference of one, whose release function
  * may be in the module: delete_module() waits for async entries for that
  * reason, and the workers are drained here.  A failed load is told from a
  * removal by its init section, which a successful init frees.
+ *
+ * The module loader calls this after the %MODULE_STATE_LIVE or
+ * %MODULE_STATE_GOING notifiers, not from one of them: a notifier runs
+ * with the chain's rwsem held for reading, and a probe waited for that
+ * loads a module needs it for reading too (%MODULE_STATE_COMING), which
+ * it cannot take once a register_module_notifier() waits for it for
+ * writing, as the init of kunit.ko does.
  */
-static int pprobe_module_notify(struct notifier_block *nb,
-				unsigned long action, void *data)
+void driver_pprobe_module_end(struct module *mod)
 {
-	struct module *mod = data;
+	bool going = mod->state == MODULE_STATE_GOING;
 	struct pprobe_loader *l;
 
 	if (!driver_pprobe_active())
-		return NOTIFY_DONE;
-	switch (action) {
-	case MODULE_STATE_COMING:
-		l = kmalloc(sizeof(*l), GFP_KERNEL);
-		if (l)
-			driver_pprobe_load_begin(l, mod);
-		break;
-	case MODULE_STATE_LIVE:
-	case MODULE_STATE_GOING:
-		l = pprobe_loader_of(mod);
-		if (l && driver_pprobe_load_end(l, action == MODULE_STATE_GOING ||
-						!mod->async_probe_requested))
-			kfree(l);
-		if (action == MODULE_STATE_GOING && !mod->init_layout.base)
-			driver_pprobe_drain();
-		break;
-	}
-	return NOTIFY_DONE;
+		return;
+	l = pprobe_loader_of(mod);
+	if (l && driver_pprobe_load_end(l, going ||
+					!mod->async_probe_requested))
+		kfree(l);
+	if (going && !mod->init_layout.base)
+		driver_pprobe_drain();
 }
-
-static struct notifier_block pprobe_module_nb = {
-	.notifier_call = pprobe_module_notify,
-};
-
-static int __init pprobe_module_init(void)
-{
-	return register_module_notifier(&pprobe_module_nb);
-}
-core_initcall(pprobe_module_init);
 #endif
 
 /**

@@ -10,10 +10,15 @@
 #  2. loaded with async_probe, insmod returns at once, and rmmod while the
 #     probes are queued or running (none has ended) unbinds and removes
 #     everything;
-#  3. the kernel log has no warning, lockdep report or blocked task.
+#  3. a load waiting for its probe while another module's init registers
+#     a module notifier (the dep module, loaded with notifier=1, while the
+#     probe is about to request it) ends: the load must not wait inside a
+#     module notifier, whose rwsem the registration takes for writing;
+#  4. the kernel log has no warning, lockdep report or blocked task.
 #
 # A load that does not come back within LOAD_TIMEOUT seconds (default 30)
-# is a failure; the blocked tasks are then dumped with SysRq-w.
+# is a failure; the blocked tasks are then dumped with SysRq-w, and the
+# modules are left loaded.
 #
 # The modules are taken from this directory if they are there, and then
 # request_module() runs a small modprobe that loads them from here; else
@@ -80,15 +85,23 @@ if [ -f "$here/$mod.ko" ] && [ -f "$here/$dep.ko" ]; then
 	old_modprobe=$(cat $modprobe_path)
 	echo "$helper" > $modprobe_path
 	load="insmod $here/$mod.ko"
+	load_dep="insmod $here/$dep.ko"
 elif modprobe -n -q $mod 2>/dev/null; then
 	load="modprobe $mod"
+	load_dep="modprobe $dep"
 else
 	echo "ok 1 # SKIP $mod.ko not found (CONFIG_DRIVER_PARALLEL_PROBE_MODLOAD_TEST=m)"
 	exit $ksft_skip
 fi
 
+hung=
 cleanup()
 {
+	# rmmod would wait for a module that never ended its init
+	if [ -n "$hung" ]; then
+		echo "# a load hung: modules left loaded"
+		return
+	fi
 	loaded $mod && rmmod $mod
 	loaded $dep && rmmod $dep
 	if [ -n "$old_modprobe" ]; then
@@ -99,31 +112,39 @@ cleanup()
 trap cleanup EXIT
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 log_start=$(dmesg | wc -l)
 
-# Load in the background: a deadlock leaves insmod blocked for good.
-# Sets $load_ms; returns non-zero if the load failed or did not end.
-load_module()
+# wait_load PID RCFILE: wait for a load started in the background at
+# $start; returns its exit status, or 2 if it did not end in $timeout s
+wait_load()
 {
-	start=$(now_cs)
-	( $load "$@"; echo $? > /tmp/pprobe-load.rc ) &
-	pid=$!
-	while kill -0 $pid 2>/dev/null; do
+	while kill -0 "$1" 2>/dev/null; do
 		if [ $(($(now_cs) - start)) -gt $((timeout * 100)) ]; then
-			echo "# the load did not end in $timeout s; blocked tasks:"
+			echo "# a load did not end in $timeout s; blocked tasks:"
 			echo w > /proc/sysrq-trigger
+			hung=1
 			return 2
 		fi
 		sleep 0.1
 	done
+	return "$(cat "$2")"
+}
+
+# load_module LOADER ARGS...: load in the background, as a deadlock
+# leaves the loader blocked for good.  Sets $load_ms; returns non-zero if
+# the load failed or did not end.
+load_module()
+{
+	start=$(now_cs)
+	( "$@"; echo $? > /tmp/pprobe-load.rc ) &
+	wait_load $! /tmp/pprobe-load.rc || return
 	load_ms=$((($(now_cs) - start) * 10))
-	return "$(cat /tmp/pprobe-load.rc)"
 }
 
 # 1: the load waits for its probes, which load a module in parallel
 loaded $dep && rmmod $dep
-if load_module devices=$devices delay_ms=$delay_ms; then
+if load_module $load devices=$devices delay_ms=$delay_ms; then
 	echo "# METRIC modload_ms $load_ms ms"
 	p=$(probed)
 	l=$(linked)
@@ -152,7 +173,7 @@ fi
 fails=
 for wait in 0 0.1 0.3; do
 	loaded $dep && rmmod $dep
-	if ! load_module devices=$devices delay_ms=1000 async_probe=1; then
+	if ! load_module $load devices=$devices delay_ms=1000 async_probe=1; then
 		fails="$fails load($wait)"
 		continue
 	fi
@@ -177,7 +198,36 @@ else
 	not_ok "$dep loaded by the probes, and removable"
 fi
 
-# 3: nothing in the kernel log
+# 3: a module notifier registered while a load waits for its probe: the
+# probe sleeps 1 s, then requests $dep, which is loaded meanwhile with
+# notifier=1 and registers a module notifier in its init
+loaded $dep && rmmod $dep
+what="a load waiting for its probe while $dep registers a module notifier"
+start=$(now_cs)
+( $load devices=1 delay_ms=1000; echo $? > /tmp/pprobe-load4.rc ) &
+pid4=$!
+while [ "$(linked)" = 0 ] && kill -0 $pid4 2>/dev/null &&
+      [ $(($(now_cs) - start)) -lt 1000 ]; do
+	sleep 0.05
+done
+if [ "$(linked)" = 0 ]; then
+	not_ok "$what (the probe did not start)"
+elif ! load_module $load_dep notifier=1; then
+	wait_load $pid4 /tmp/pprobe-load4.rc
+	not_ok "$what ($dep did not load)"
+elif ! wait_load $pid4 /tmp/pprobe-load4.rc; then
+	not_ok "$what ($mod did not load)"
+elif [ "$(probed)" != 1 ]; then
+	not_ok "$what ($(probed) probed)"
+else
+	ok "$what"
+fi
+if [ -z "$hung" ]; then
+	loaded $mod && rmmod $mod
+	loaded $dep && rmmod $dep
+fi
+
+# 4: nothing in the kernel log
 bad='WARNING:|BUG:|INFO: task .* blocked|hung_task|circular locking'
 bad="$bad|inconsistent lock state|Call Trace"
 problems=$(dmesg | tail -n +$((log_start + 1)) | grep -E "$bad")
