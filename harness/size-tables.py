@@ -13,7 +13,9 @@ the symbols around them: an entry whose section lacks a KEEP() vanishes
 without a link error, and the kernel silently does less.
 
 Two checks, each printed as it goes; the exit status is 1 when either
-finds something:
+finds something, or when GC.map lacks no symbol of REFERENCE.map at all
+(nothing was collected: the option did not take, or the maps are of the
+same link, and the checks would pass for nothing):
 
   * every named table entry of REFERENCE.map (initcalls, __setup, OF
     match and machine records, ATAG parsers) must still be in GC.map;
@@ -80,6 +82,13 @@ def main():
         return 2
     ref, gc = read_map(sys.argv[1]), read_map(sys.argv[2])
     bad = 0
+
+    collected = len(set(ref) - set(gc))
+    print('size-tables: %d of %d symbols collected' % (collected, len(ref)))
+    if not collected:
+        print('size-tables: nothing collected: was GC.map linked with '
+              'LD_DEAD_CODE_DATA_ELIMINATION?')
+        bad += 1
 
     entries = sorted(n for n in ref if ENTRY_RE.match(n))
     gone = [n for n in entries if n not in gc]

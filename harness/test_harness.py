@@ -192,6 +192,54 @@ class KillAfter(unittest.TestCase):
         self.assertIsNone(res['killed_s'])
 
 
+class SizeTables(unittest.TestCase):
+    """harness/size-tables.py: a table entry the gc link lost, and a gc
+    link that collected nothing, both fail."""
+
+    REF = {'c0001000': 'T start_kernel', 'c0002000': 't unused_helper',
+           'c0010000': 'D __initcall__kmod_foo__12_34_foo_init6',
+           'c0010004': 'D __start_bar', 'c0010010': 'D __stop_bar'}
+
+    def run_tables(self, gc):
+        paths = []
+        for syms in (self.REF, gc):
+            path = os.path.join(self.tmp, '%d.map' % len(paths))
+            with open(path, 'w') as f:
+                for addr, rest in syms.items():
+                    f.write('%s %s\n' % (addr, rest))
+            paths.append(path)
+        res = subprocess.run([sys.executable, self.tool] + paths,
+                             capture_output=True, text=True)
+        return res.returncode, res.stdout
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.tool = os.path.join(HERE, 'size-tables.py')
+
+    def test_dead_code_gone_tables_kept(self):
+        gc = dict(self.REF)
+        del gc['c0002000']
+        rc, out = self.run_tables(gc)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('1 of 5 symbols collected', out)
+
+    def test_lost_entry_and_shrunk_table_fail(self):
+        gc = dict(self.REF)
+        del gc['c0002000'], gc['c0010000']
+        gc['c001000c'] = gc.pop('c0010010')
+        rc, out = self.run_tables(gc)
+        self.assertEqual(rc, 1)
+        self.assertIn('entry dropped: __initcall__kmod_foo_', out)
+        self.assertIn('table bar: 12 bytes, 8 with gc', out)
+
+    def test_nothing_collected_fails(self):
+        rc, out = self.run_tables(dict(self.REF))
+        self.assertEqual(rc, 1)
+        self.assertIn('nothing collected', out)
+
+
 class RealCuts(unittest.TestCase):
     """harness/stress/cuts-report.py: which cut a boot's findings condemn,
     and the counts of summary.json."""
