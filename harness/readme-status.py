@@ -12,9 +12,10 @@ document, between markers, unchanged ("make figures" runs them all, then
 this script).  Every figure here is a cell copied from one of those
 tables, picked by its section, its table's first column header, its row
 and its column; nothing is typed or computed.  A part whose table is not
-in its document says "not measured yet" and names the make target that
-measures it; a document whose tables lack the one a figure is copied
-from is an error.
+in its document (the region between its markers is empty) says "not
+measured yet" and names the make target that measures it; a document
+without the markers of its region, or whose tables lack the one a figure
+is copied from, is an error.
 
 With --check nothing is written: the exit status is 1, with the lines
 that differ, when README.md's table is not what the documents give.
@@ -52,8 +53,8 @@ class Missing(Exception):
 
 
 def region(top, name):
-    """the lines of @name's generated region, [] if its markers are not
-    in the document"""
+    """the lines of @name's generated region; [] if the document is not
+    there (a part of a tree without it); Missing if its markers are not"""
     doc, start, end = REGIONS[name]
     try:
         with open(os.path.join(top, doc)) as f:
@@ -63,10 +64,14 @@ def region(top, name):
     first = next((i for i, l in enumerate(lines) if re.match(start, l)),
                  None)
     if first is None:
-        return []
+        raise Missing('no line matching "%s" (the start of the %s region)'
+                      % (start, name))
     last = next((i for i in range(first + 1, len(lines))
                  if re.match(end, lines[i])), None)
-    return [] if last is None else lines[first + 1:last]
+    if last is None:
+        raise Missing('no line matching "%s" after its start (the end of '
+                      'the %s region)' % (end, name))
+    return lines[first + 1:last]
 
 
 RULE = re.compile(r'^=+(  +=+)*$')
@@ -237,7 +242,10 @@ def status(top):
              '| figures |', '| --- | --- | --- | --- | --- |']
     for part, option, against, (name, fig, target), doc, sect, anchor \
             in PARTS:
-        src = Source(top, name)
+        try:
+            src = Source(top, name)
+        except Missing as e:
+            raise SystemExit('readme-status.py: %s: %s' % (doc, e))
         if not src.tables:
             figure = 'not measured yet (`%s`)' % target
         else:

@@ -809,6 +809,13 @@ class ReadmeStatus(unittest.TestCase):
         self.assertIn('| not measured yet (`make bench-idle`) |',
                       self.idle_row(top))
 
+    def test_missing_markers_fail(self):
+        # a document without its region's markers is no "not measured"
+        for rst in ('Interrupts\n----------\n',
+                    '.. idle-rst.py: start\n\n'):
+            with self.assertRaises(SystemExit):
+                rs.status(self.fake(rst))
+
     def test_missing_table_fails(self):
         # tables there, but not the column a figure is copied from
         top = self.fake(self.idle_rst(self.HEAD[:-1] + ['met']))
