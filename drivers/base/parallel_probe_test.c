@@ -678,6 +678,93 @@ static void ppt_unbind_case(struct kunit *test, enum ppt_unbind_case what)
 	KUNIT_EXPECT_EQ(test, ppt_parked(), 0);
 }
 
+/*
+ * The same with a best-effort consumer (fw_devlink=permissive, or a
+ * firmware node marked so), whose link to the supplier fw_devlink inferred:
+ * such a consumer may probe without a supplier no driver can match.  One
+ * bound with device_bind_driver(), as some subsystems bind theirs, has
+ * never been matched (can_match is false), yet it is bound, and unbinding:
+ * the consumer must not take it for a supplier that will never come.
+ */
+static void ppt_unbind_best_effort(struct kunit *test)
+{
+	bool tainted = test_taint(TAINT_WARN);
+	struct platform_device_info info = {
+		.name = PPT_UNBIND_DRV,
+		.id = 2,
+	};
+	struct platform_device *sup, *pdev[3] = { };
+	struct fwnode_handle *fwnode;
+	struct task_struct *task;
+	bool in_remove;
+	int i, ret;
+
+	init_completion(&ppt_unbind_in_remove);
+	init_completion(&ppt_unbind_go);
+	init_completion(&ppt_unbind_done);
+	fwnode = fwnode_create_software_node(NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fwnode));
+	fwnode_set_flag(fwnode, FWNODE_FLAG_BEST_EFFORT);
+	ppt_unbind_driver.driver.probe_type = PROBE_FORCE_SYNCHRONOUS;
+	KUNIT_ASSERT_EQ(test, platform_driver_register(&ppt_unbind_driver), 0);
+
+	/* the supplier: a name the driver does not match, bound by hand */
+	sup = platform_device_register_simple(PPT_UNBIND_DRV "-sup", 0, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sup));
+	device_lock(&sup->dev);
+	sup->dev.driver = &ppt_unbind_driver.driver;
+	ret = device_bind_driver(&sup->dev);
+	if (ret)
+		sup->dev.driver = NULL;
+	device_unlock(&sup->dev);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_FALSE(test, sup->dev.can_match);
+
+	/* consumer 1 binds first in the supplier's list; 2 is best effort */
+	for (i = 1; i < 3; i++) {
+		atomic_set(&ppt_unbind_probes[i], 0);
+		info.id = i;
+		info.fwnode = i == 2 ? fwnode : NULL;
+		pdev[i] = platform_device_register_full(&info);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(pdev[i]));
+		KUNIT_ASSERT_PTR_EQ(test, pdev[i]->dev.driver,
+				    &ppt_unbind_driver.driver);
+		KUNIT_ASSERT_NOT_NULL(test,
+				      device_link_add(&pdev[i]->dev, &sup->dev,
+						      i == 2 ? DL_FLAG_INFERRED :
+						      0));
+	}
+	KUNIT_ASSERT_PTR_EQ(test, pdev[2]->dev.fwnode, fwnode);
+	KUNIT_ASSERT_TRUE(test, fwnode_test_flag(pdev[2]->dev.fwnode,
+						 FWNODE_FLAG_BEST_EFFORT));
+	device_release_driver(&pdev[2]->dev);
+
+	task = kthread_run(ppt_unbind_thread, &sup->dev, "ppt-unbind");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	in_remove = wait_for_completion_timeout(&ppt_unbind_in_remove, 5 * HZ);
+	KUNIT_EXPECT_TRUE(test, in_remove);
+	if (in_remove)
+		KUNIT_EXPECT_EQ(test, device_attach(&pdev[2]->dev),
+				-EPROBE_DEFER);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ppt_unbind_probes[2]), 1,
+			    "a best-effort probe against an unbinding supplier");
+	KUNIT_EXPECT_TRUE_MSG(test, tainted || !test_taint(TAINT_WARN),
+			      "the supplier check warned");
+
+	complete(&ppt_unbind_go);
+	wait_for_completion(&ppt_unbind_done);
+	wait_for_device_probe();
+	KUNIT_EXPECT_NULL(test, sup->dev.driver);
+	KUNIT_EXPECT_NULL(test, pdev[1]->dev.driver);
+	KUNIT_EXPECT_NULL(test, pdev[2]->dev.driver);
+
+	platform_driver_unregister(&ppt_unbind_driver);
+	for (i = 2; i >= 1; i--)
+		platform_device_unregister(pdev[i]);
+	platform_device_unregister(sup);
+	fwnode_remove_software_node(fwnode);
+}
+
 static void ppt_unbinding_supplier(struct kunit *test)
 {
 	struct rnd_state rnd;
@@ -686,6 +773,7 @@ static void ppt_unbinding_supplier(struct kunit *test)
 	ppt_unbind_case(test, PPT_UNBIND_SYNC);
 	ppt_unbind_case(test, PPT_UNBIND_SYNC_MISSING);
 	ppt_unbind_case(test, PPT_UNBIND_PARALLEL);
+	ppt_unbind_best_effort(test);
 }
 
 /*
@@ -1629,8 +1717,8 @@ static void ppt_default_probe_type(struct kunit *test)
  * Module removal.  The device's release function stands for one in a
  * module (virtio_pci_release_dev(), say): the device is removed while
  * its probe is running, so the worker holds its last reference, and
- * driver_pprobe_drain(), which delete_module() runs through the module
- * notifier, must not return before the release has run.
+ * driver_pprobe_drain(), which delete_module() runs through
+ * driver_pprobe_module_gone(), must not return before the release has run.
  */
 static atomic_t ppt_mod_released;
 
