@@ -641,12 +641,6 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev)
 	pprobe_rescan(&launch, &drop);
 	pprobe_claim(&launch);
 	/* only now: what this probe made ready is counted */
-	if (loader && !--loader->inflight) {
-		if (loader->orphan)
-			kfree(loader);
-		else
-			wake_up_all(&pprobe_idle);
-	}
 	if (!--pprobe_inflight)
 		wake_up_all(&pprobe_idle);
 	mutex_unlock(&pprobe_lock);
@@ -655,6 +649,22 @@ static void pprobe_run_one(struct pprobe_runner *r, struct device *dev)
 	if (again_dead)
 		put_device(dev);
 	put_device(dev);
+
+	/*
+	 * The load's count drops after the last put_device(): a module whose
+	 * init failed is freed once its load stops waiting, and the release
+	 * function of a device it registered may be in it.
+	 */
+	if (loader) {
+		mutex_lock(&pprobe_lock);
+		if (!--loader->inflight) {
+			if (loader->orphan)
+				kfree(loader);
+			else
+				wake_up_all(&pprobe_idle);
+		}
+		mutex_unlock(&pprobe_lock);
+	}
 }
 
 static void pprobe_run(struct device *dev, bool worker)
@@ -932,31 +942,28 @@ void driver_pprobe_module_begin(struct module *mod)
 
 	if (!driver_pprobe_active())
 		return;
-	/* without it, the load does not wait for its probes */
-	l = kmalloc(sizeof(*l), GFP_KERNEL);
-	if (l)
-		driver_pprobe_load_begin(l, mod);
+	/*
+	 * Small, and without it a failed init's memory could be freed while
+	 * its probes run: do_init_module() has no way to fail here.
+	 */
+	l = kmalloc(sizeof(*l), GFP_KERNEL | __GFP_NOFAIL);
+	driver_pprobe_load_begin(l, mod);
 }
 
 /**
- * driver_pprobe_module_end() - wait for a module's probes
- * @mod: a module whose init has returned (%MODULE_STATE_LIVE, or
- *	%MODULE_STATE_GOING if it failed), or that is being removed
- *	(%MODULE_STATE_GOING, its exit has run)
+ * driver_pprobe_module_end() - wait for the probes a module's init asked for
+ * @mod: a module whose init has returned: %MODULE_STATE_LIVE, or
+ *	%MODULE_STATE_GOING if it failed
  *
  * modprobe returns once the probes the module's init requested have
  * ended, as do_init_module()'s async_synchronize_full() makes it wait for
  * asynchronous probes without the scheduler, unless the module was loaded
  * with async_probe.  Its probes are waited for as well if the init
- * failed, before its memory is freed.
+ * failed, up to each worker's last put_device(), before its memory is
+ * freed.  Other probes are not: one of them may be waiting for this load
+ * in request_module().
  *
- * When a module is removed, its exit has unregistered its devices, but a
- * worker may still hold the last reference of one, whose release function
- * may be in the module: delete_module() waits for async entries for that
- * reason, and the workers are drained here.  A failed load is told from a
- * removal by its init section, which a successful init frees.
- *
- * The module loader calls this after the %MODULE_STATE_LIVE or
+ * do_init_module() calls this after the %MODULE_STATE_LIVE or
  * %MODULE_STATE_GOING notifiers, not from one of them: a notifier runs
  * with the chain's rwsem held for reading, and a probe waited for that
  * loads a module needs it for reading too (%MODULE_STATE_COMING), which
@@ -965,16 +972,28 @@ void driver_pprobe_module_begin(struct module *mod)
  */
 void driver_pprobe_module_end(struct module *mod)
 {
-	bool going = mod->state == MODULE_STATE_GOING;
 	struct pprobe_loader *l;
 
 	if (!driver_pprobe_active())
 		return;
 	l = pprobe_loader_of(mod);
-	if (l && driver_pprobe_load_end(l, going ||
+	if (l && driver_pprobe_load_end(l, mod->state == MODULE_STATE_GOING ||
 					!mod->async_probe_requested))
 		kfree(l);
-	if (going && !mod->init_layout.base)
+}
+
+/**
+ * driver_pprobe_module_gone() - a module's exit has run
+ * @mod: the module being removed
+ *
+ * Its exit has unregistered its devices, but a worker may still hold the
+ * last reference of one, whose release function may be in the module:
+ * delete_module() waits for async entries for that reason, and calls this
+ * after the %MODULE_STATE_GOING notifiers to drain the workers.
+ */
+void driver_pprobe_module_gone(struct module *mod)
+{
+	if (driver_pprobe_active())
 		driver_pprobe_drain();
 }
 #endif

@@ -128,6 +128,7 @@ wait_load()
 		fi
 		sleep 0.1
 	done
+	[ -s "$2" ] || return 3
 	return "$(cat "$2")"
 }
 
@@ -202,6 +203,7 @@ fi
 # probe sleeps 1 s, then requests $dep, which is loaded meanwhile with
 # notifier=1 and registers a module notifier in its init
 loaded $dep && rmmod $dep
+rm -f /tmp/pprobe-load4.rc
 what="a load waiting for its probe while $dep registers a module notifier"
 start=$(now_cs)
 ( $load devices=1 delay_ms=1000; echo $? > /tmp/pprobe-load4.rc ) &
@@ -215,6 +217,10 @@ if [ "$(linked)" = 0 ]; then
 elif ! load_module $load_dep notifier=1; then
 	wait_load $pid4 /tmp/pprobe-load4.rc
 	not_ok "$what ($dep did not load)"
+elif [ "$(cat /sys/module/$dep/parameters/notifier)" != Y ]; then
+	# the probe loaded it first: the registration never raced the wait
+	wait_load $pid4 /tmp/pprobe-load4.rc
+	not_ok "$what ($dep loaded by the probe first: too slow a guest?)"
 elif ! wait_load $pid4 /tmp/pprobe-load4.rc; then
 	not_ok "$what ($mod did not load)"
 elif [ "$(probed)" != 1 ]; then
