@@ -254,7 +254,9 @@ ok 1 mount
 # GC gc_runs=1 gc_blocks=2 gc_more_rounds=0 gc_moved_bytes=10
 # 2 cfg 5 tmp-fsync synced
 # GC gc_runs=2 gc_blocks=5 gc_more_rounds=1 gc_moved_bytes=300
-"""
+# GC gc_runs=2 gc_blocks=5 gc_more
+# 3 cfg 6 tmp-fsync synced
+# GC gc_runs=9 gc_blocks=9 gc_more_rounds=9 gc_moved_bytes=9"""
 
     def boot(self, n, lost=0, config='ok', killed=True, fsck_rc=0,
              mode='work', problem=''):
@@ -304,7 +306,9 @@ ok 1 mount
         self.assertEqual((s['cuts'], s['files_checked'], s['fsck_warnings'],
                           s['cuts_with_journal_to_replay'],
                           s['partial_log_lines']), (3, 9, 6, 3, 3))
-        # the last counters each cut boot printed, summed over the cuts
+        # the last whole counters each cut boot printed, summed over the
+        # cuts: neither a line a kernel message broke nor the last one,
+        # which the cut ended before its newline
         self.assertEqual((s['gc_runs'], s['gc_blocks'], s['gc_more_rounds'],
                           s['gc_moved_bytes']), (6, 15, 3, 900))
 
@@ -811,9 +815,10 @@ class ReadmeStatus(unittest.TestCase):
 
     def test_missing_markers_fail(self):
         # a document without its region's markers is no "not measured"
-        for rst in ('Interrupts\n----------\n',
-                    '.. idle-rst.py: start\n\n'):
-            with self.assertRaises(SystemExit):
+        for rst, which in (('Interrupts\n----------\n', 'start'),
+                           ('.. idle-rst.py: start\n\n', 'end')):
+            with self.assertRaisesRegex(SystemExit,
+                                        'the %s of the idle region' % which):
                 rs.status(self.fake(rst))
 
     def test_missing_table_fails(self):

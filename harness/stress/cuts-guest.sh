@@ -24,8 +24,8 @@
 #     file rewritten as config.tmp, fsync'd or not, renamed over config
 #     and, sometimes, the file system synced and the generation logged;
 #     logged files deleted (logged as deleted first); files written and
-#     never fsync'd (named u*, removed a few steps later or by the next
-#     boot).  Logged files are kept below 12 MiB, so that garbage
+#     never fsync'd (named u*, the five newest kept, the others removed,
+#     the rest by the next boot).  Logged files are kept below 12 MiB, so that garbage
 #     collection runs but the flash never fills; with FILL, a percentage,
 #     below FILL% of what statfs offers, less 4 MiB for the work's own
 #     overshoot (a file written after the check, files never logged, the
@@ -34,9 +34,10 @@
 #     formats the flash with files already in it (the "ballast", in
 #     ./expect like any logged file); the work deletes them at random like
 #     its own, so that old data is overwritten all over the flash as the
-#     cuts go on.  Every 8 steps the work prints the file system's
-#     garbage-collection counters ("# GC ...", debugfs) so that the host
-#     can tell how much collection the cuts interrupted.
+#     cuts go on.  When it starts and every 4 steps the work prints the
+#     file system's garbage-collection counters since the mount ("# GC
+#     ...", debugfs), so that the host can tell how much collection the
+#     boots did before they were cut.
 #
 # What must have survived is known twice, as lines "add NAME SIZE SHA256"
 # (NAME's fsync returned), "del NAME" (NAME may be gone) and "cfg GEN"
@@ -119,15 +120,29 @@ echo "# METRIC mount_s $(since "$t0") s"
 for a in erase_count_avg erase_count_max free_bytes dirty_bytes; do
 	echo "# METRIC $a $(cat /sys/fs/sffs/mtd$dev/$a 2>/dev/null)"
 done
-# how full the flash is, as statfs counts it (KiB)
-set -- $(df -k $mnt | awk 'NR == 2 { print $2, $3 }')
-total_k=$1 used_k=$2
-echo "# METRIC used_pct $((used_k * 100 / total_k)) %"
+# how full the flash is, as statfs counts it (KiB): of what it offers,
+# used plus available (its total also counts the reserves that writes
+# may not take)
+df -Pk $mnt | awk 'NR == 2 { print $3, $4 }' >/tmp/df
+read -r used_k avail_k </tmp/df
+offered_k=$((${used_k:-0} + ${avail_k:-0}))
+if [ "$offered_k" = 0 ]; then
+	df -Pk $mnt | sed 's/^/# /'
+	echo "Bail out! no statfs figures"
+	exit 1
+fi
+echo "# METRIC used_pct $((used_k * 100 / offered_k)) %"
 if [ "$fill" -gt 0 ]; then
-	budget=$((total_k * fill / 100 * 1024 - (4 << 20)))
+	budget=$((offered_k * fill / 100 * 1024 - (4 << 20)))
 	[ "$budget" -gt 0 ] || { echo "Bail out! fill $fill%: no room"; exit 1; }
 fi
 gcstats=/sys/kernel/debug/sffs/mtd$dev/stats
+# gc_print: the garbage-collection counters since the mount, one line
+gc_print() {
+	[ ! -r $gcstats ] ||
+		awk '$1 ~ /^gc_(runs|blocks|more_rounds|moved_bytes)$/ {
+			s = s " " $1 "=" $2 } END { print "# GC" s }' $gcstats
+}
 t0=$(uptime_s)
 
 # --- 2. check what the last cut left ---------------------------------------
@@ -363,7 +378,9 @@ echo "# METRIC rng_wait_s $(since "$t0") s"
 if [ ! -f $cfg ]; then
 	write_config first || fail "first config"
 fi
+: >/tmp/nolog
 echo "# WORKING"
+gc_print
 while :; do
 	i=$((i + 1))
 	r=$((RANDOM % 100))
@@ -373,11 +390,13 @@ while :; do
 		write_config || fail "config $gen"
 	elif [ $r -lt 38 ]; then
 		write_file nolog || fail "write"
-		rm -f "$mnt/d/u$boot-$((i - 5))"
+		# the five newest stay
+		echo "u$boot-$i" >>/tmp/nolog
+		[ "$(wc -l </tmp/nolog)" -le 5 ] ||
+			{ rm -f "$mnt/d/$(head -n 1 /tmp/nolog)" &&
+			  sed -i 1d /tmp/nolog; }
 	else
 		write_file || fail "write"
 	fi
-	[ $((i % 8)) != 0 ] || [ ! -r $gcstats ] ||
-		awk '$1 ~ /^gc_(runs|blocks|more_rounds|moved_bytes)$/ {
-			s = s " " $1 "=" $2 } END { print "# GC" s }' $gcstats
+	[ $((i % 4)) != 0 ] || gc_print
 done

@@ -42,6 +42,11 @@ def load_qemu_run():
     return mod
 
 
+GC_RE = re.compile(r'^# GC gc_runs=(?P<gc_runs>\d+) gc_blocks=(?P<gc_blocks>\d+)'
+                   r' gc_more_rounds=(?P<gc_more_rounds>\d+)'
+                   r' gc_moved_bytes=(?P<gc_moved_bytes>\d+)$')
+
+
 def parse_console(path, problem_re, ts_re):
     """The CHECK counts, the losses, the last operation started, the last
     garbage-collection counters and the kernel problems before and after
@@ -51,10 +56,14 @@ def parse_console(path, problem_re, ts_re):
     phase = 'check'
     try:
         with open(path, errors='replace') as f:
-            lines = f.read().splitlines()[1:]     # [0] is the command
+            text = f.read()
     except OSError:
-        lines = []
-    for raw in lines:
+        text = ''
+    lines = text.splitlines()[1:]     # [0] is the command
+    # a last line the cut ended before its newline may hold any prefix of
+    # what the guest printed: no counters from it
+    whole = len(lines) - (0 if text.endswith('\n') else 1)
+    for n, raw in enumerate(lines):
         line = ts_re.sub('', raw)
         if problem_re.search(line):
             problems[phase].append(line)
@@ -72,9 +81,8 @@ def parse_console(path, problem_re, ts_re):
             phase = 'work'
         elif phase == 'work' and re.match(r'^# \d+ ', line):
             last_op = line[2:]
-        elif phase == 'work' and re.match(r'^# GC( \w+=\d+)+$', line):
-            gc = {k: int(v) for k, v in
-                  (kv.split('=') for kv in line[5:].split())}
+        elif phase == 'work' and n < whole and GC_RE.match(line):
+            gc = {k: int(v) for k, v in GC_RE.match(line).groupdict().items()}
     return check, notes, last_op, gc, problems, phase == 'work'
 
 
@@ -208,9 +216,11 @@ def median(recs, metric):
 
 
 def last_metric(recs, metric):
+    """the last mount's figure that is not 0: SFFS reports 0 for the erase
+    counts after a mount until garbage collection scans its table"""
     vals = [r['metrics'][metric] for r in recs
-            if metric in r.get('metrics', {})]
-    return vals[-1] if vals else None
+            if r.get('metrics', {}).get(metric)]
+    return vals[-1] if vals else 0
 
 
 def summary(args):
