@@ -251,6 +251,7 @@ ok 1 mount
 # CHECK boot=%d mount=ok files=3 lost=%d config=%s gen=4 log_damage=0 partial=1
 %s# WORKING
 # 1 add f2-1 100 %s fsync
+# 2 FULL f2-2 5000: statfs offers 900 KiB
 # GC gc_runs=1 gc_blocks=2 gc_more_rounds=0 gc_moved_bytes=10
 # 2 cfg 5 tmp-fsync synced
 # GC gc_runs=2 gc_blocks=5 gc_more_rounds=1 gc_moved_bytes=300
@@ -311,6 +312,8 @@ ok 1 mount
         # which the cut ended before its newline
         self.assertEqual((s['gc_runs'], s['gc_blocks'], s['gc_more_rounds'],
                           s['gc_moved_bytes']), (6, 15, 3, 900))
+        # writes refused on a full flash, one a cut boot
+        self.assertEqual(s['full_writes'], 3)
 
     def test_a_loss_condemns_the_cut_before(self):
         self.boot(1)

@@ -52,6 +52,7 @@ def parse_console(path, problem_re, ts_re):
     garbage-collection counters and the kernel problems before and after
     "# WORKING"."""
     check, notes, last_op, gc = None, [], None, {}
+    full = 0
     problems = {'check': [], 'work': []}
     phase = 'check'
     try:
@@ -79,10 +80,16 @@ def parse_console(path, problem_re, ts_re):
             notes.append(line)
         elif line == '# WORKING':
             phase = 'work'
+        elif phase == 'work' and re.match(r'^# \d+ FULL ', line):
+            full += 1
+        elif phase == 'work' and re.match(r'^# \d+ write of .* failed ',
+                                          line):
+            notes.append(line)
         elif phase == 'work' and re.match(r'^# \d+ ', line):
             last_op = line[2:]
         elif phase == 'work' and n < whole and GC_RE.match(line):
             gc = {k: int(v) for k, v in GC_RE.match(line).groupdict().items()}
+    gc['full_writes'] = full
     return check, notes, last_op, gc, problems, phase == 'work'
 
 
@@ -292,6 +299,9 @@ def summary(args):
                               for r in work),
         'gc_moved_bytes': sum(r.get('gc', {}).get('gc_moved_bytes', 0)
                               for r in work),
+        # writes refused while statfs offered less than the file and 1 MiB
+        'full_writes': sum(r.get('gc', {}).get('full_writes', 0)
+                           for r in work),
         'failed_cuts': {str(k): v for k, v in sorted(failed_cuts.items())},
     }
     s['failed'] = len(failed_cuts)
@@ -311,7 +321,8 @@ def summary(args):
               'seconds_per_cut', 'median_boot_to_work_s', 'median_mount_s',
               'median_check_s', 'median_rng_wait_s', 'erase_count_avg',
               'erase_count_max', 'median_used_pct', 'max_used_pct',
-              'gc_runs', 'gc_blocks', 'gc_more_rounds', 'gc_moved_bytes'):
+              'gc_runs', 'gc_blocks', 'gc_more_rounds', 'gc_moved_bytes',
+              'full_writes'):
         print('stress-cuts: %s %s: %s' % (geom, k, s[k]))
     print('stress-cuts: %d passed, %d failed' % (s['passed'], s['failed']))
     return 1 if s['failed'] else 0
