@@ -25,12 +25,14 @@
 #     and, sometimes, the file system synced and the generation logged;
 #     logged files deleted (logged as deleted first); files written and
 #     never fsync'd (named u*, the five newest kept, the others removed,
-#     the rest by the next boot).  Logged files are kept below 12 MiB, so that garbage
-#     collection runs but the flash never fills; with FILL, a percentage,
-#     below FILL% of what statfs offers, less 4 MiB for the work's own
-#     overshoot (a file written after the check, files never logged, the
-#     config and the log), so that the flash stays nearly full and every
-#     new file's room is made by garbage collection.  With FILL the host
+#     the rest by the next boot).  Logged files are kept below 12 MiB, so
+#     that garbage collection runs but the flash never fills; with FILL, a
+#     percentage, below FILL% of what statfs offers, less 4 MiB for the
+#     work's own overshoot (a file written after the check, files never
+#     logged, the config and the log), counted in 4 KiB pages as statfs
+#     counts, so that the flash stays nearly full and every new file's
+#     room is made by garbage collection.  A write may fail then only if
+#     statfs offers less than the file and 1 MiB ("# N FULL").  With FILL the host
 #     formats the flash with files already in it (the "ballast", in
 #     ./expect like any logged file); the work deletes them at random like
 #     its own, so that old data is overwritten all over the flash as the
