@@ -46,7 +46,7 @@
 # a product's is after years: mkfs.sffs formats it with files of 4 KiB to
 # 1 MiB filling about FILL% of what statfs will offer (the "ballast",
 # expected like any fsync'd file), and the guest keeps its live data below
-# FILL% of statfs's total while it deletes ballast and its own files at
+# FILL% of what statfs offers while it deletes ballast and its own files at
 # random and writes new ones, so that each file's room is won by garbage
 # collection moving old data, and the cuts fall into that.  The geometry is
 # then called GEOMETRY-full (OUT/cuts-nor-full, ...).
@@ -67,6 +67,7 @@ cuts=${STRESS_REAL_CUTS:-500}
 seed=${STRESS_SEED:-1}
 kill_max=${STRESS_KILL_MAX:-6}
 fill=${STRESS_FILL:-0}
+flash_mib=64	# both geometries: a pflash bank, the virtio disk
 
 case $arch in
 arm)
@@ -95,17 +96,17 @@ records=$dir/cuts.jsonl
 : >"$records"
 
 # ballast DIR: files of 4 KiB to 1 MiB (log-uniform sizes, random bytes)
-# in DIR/d, about FILL% of the 85% of the flash that statfs offers (the
-# guest's budget, from statfs itself, evens out the difference); prints
-# the model's "add" line of each
+# in DIR/d, about FILL% of 85% of the flash, a guess at what statfs offers
+# (the guest's budget, from statfs itself, evens out the difference);
+# prints the model's "add" line of each
 ballast() {
-	python3 - "$1" "$fill" "$seed" <<-'EOF'
+	python3 - "$1" "$fill" "$seed" "$flash_mib" <<-'EOF'
 	import hashlib, os, random, sys
-	top, fill, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+	top, fill, seed, mib = sys.argv[1], *map(int, sys.argv[2:5])
 	rng = random.Random(seed)
 	d = os.path.join(top, 'd')
 	os.makedirs(d)
-	left, k = (64 << 20) * 85 // 100 * fill // 100, 0
+	left, k = (mib << 20) * 85 // 100 * fill // 100, 0
 	while left > 4096:
 	    size = min(left, int(4096 * 256 ** rng.random()))
 	    data = os.urandom(size)
@@ -127,7 +128,7 @@ format() {
 	else
 		: >"$model"
 	fi
-	"$tools/mkfs.sffs" -q -o "$img" -e $erase -m 1 -c 64MiB \
+	"$tools/mkfs.sffs" -q -o "$img" -e $erase -m 1 -c ${flash_mib}MiB \
 		${root:+-r "$root"} ||
 		{ echo "stress-cuts: mkfs.sffs failed" >&2; exit 1; }
 	[ -z "$root" ] || rm -rf "$root"

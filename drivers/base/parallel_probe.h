@@ -40,7 +40,8 @@ struct pprobe_stats {
  * @node: entry in the scheduler's list of loads
  * @task: the task running the module's init
  * @key: the module
- * @inflight: probes of the load queued or running
+ * @inflight: probes of the load queued or running, each counted up to its
+ *	worker's last put_device()
  * @orphan: the load has ended without waiting; its last probe frees it
  */
 struct pprobe_loader {

@@ -89,8 +89,7 @@ def parse_console(path, problem_re, ts_re):
             last_op = line[2:]
         elif phase == 'work' and n < whole and GC_RE.match(line):
             gc = {k: int(v) for k, v in GC_RE.match(line).groupdict().items()}
-    gc['full_writes'] = full
-    return check, notes, last_op, gc, problems, phase == 'work'
+    return check, notes, last_op, gc, full, problems, phase == 'work'
 
 
 def parse_fsck(path, rc):
@@ -141,7 +140,7 @@ def record(args):
         res = {'harness_failures': ['qemu-run left no result.json'],
                'killed_s': None, 'wall_s': None, 'guest_up_s': None,
                'timed_out': False}
-    check, notes, last_op, gc, problems, working = parse_console(
+    check, notes, last_op, gc, full, problems, working = parse_console(
         os.path.join(wd, 'console.log'), qr.PROBLEM_RE, qr.TIMESTAMP_RE)
     fsck = parse_fsck(fsck_txt, fsck_rc)
     killed = res.get('killed_s')
@@ -157,6 +156,7 @@ def record(args):
            'metrics': {k: v['value']
                        for k, v in res.get('metrics', {}).items()},
            'notes': notes[:40], 'last_op': last_op, 'gc': gc,
+           'full_writes': full,
            'problems_check': problems['check'][:10],
            'problems_work': problems['work'][:10],
            'harness_failures': failures, 'fsck': fsck}
@@ -300,8 +300,7 @@ def summary(args):
         'gc_moved_bytes': sum(r.get('gc', {}).get('gc_moved_bytes', 0)
                               for r in work),
         # writes refused while statfs offered less than the file and 1 MiB
-        'full_writes': sum(r.get('gc', {}).get('full_writes', 0)
-                           for r in work),
+        'full_writes': sum(r.get('full_writes', 0) for r in work),
         'failed_cuts': {str(k): v for k, v in sorted(failed_cuts.items())},
     }
     s['failed'] = len(failed_cuts)
