@@ -45,6 +45,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "next_ino %llu\n", j->next_ino);
 	seq_printf(m, "free_bytes %llu\n", j->free);
 	seq_printf(m, "dirty_bytes %llu\n", j->dirty);
+	seq_printf(m, "dark_bytes %llu\n", sffs_dark(j));
 	seq_printf(m, "used_bytes %llu\n", j->used);
 	seq_printf(m, "reserve_bytes %llu\n", sffs_journal_reserve(j));
 	seq_printf(m, "budget_bytes %llu\n", c->budget);
@@ -119,6 +120,8 @@ void sffs_debugfs_register(void)
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 	fault_create_debugfs_attr("fail_apply", sffs_debugfs_root,
 				  &sffs_fail_apply);
+	fault_create_debugfs_attr("fail_gc", sffs_debugfs_root,
+				  &sffs_fail_gc);
 #endif
 }
 

@@ -9,8 +9,9 @@
  * a page is a block and a block is one node.
  *
  * Space: a page is *budgeted* when it is first dirtied (write_begin,
- * page_mkwrite): the flash its node may take is set aside, so that
- * writeback never meets a full flash and never drops data it accepted.
+ * page_mkwrite): the flash its node may take is set aside, in free bytes
+ * garbage collection has made (sffs_space()), so that writeback never
+ * meets a full flash and never drops data it accepted.
  * The folio's private flag marks a budgeted page; the budget is given
  * back when the page is written or invalidated.
  */

@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cred.h>
+#include <linux/fault-inject.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
@@ -945,8 +946,12 @@ static void bb_trace_stop(void)
 	tracepoint_synchronize_unregister();
 }
 
+static void dark_fail_gc(bool on);
+
 static void sffs_fs_exit(struct kunit *test)
 {
+	/* a case that stopped half way may have left collection failing */
+	dark_fail_gc(false);
 	gc_trace_stop();
 	bb_trace_stop();
 	sffs_rf_exit(test);
@@ -2281,25 +2286,102 @@ out_flash:
 
 #define DARK_BLOCKS	1024		/* 128 MiB */
 
-/*
- * What statfs offers is writable, and what write() takes is written.  A
- * flash filled to 85% with 1 MiB files and then overwritten 4 KiB at a
- * time in random places holds its dead bytes spread over every block,
- * about an eighth of each: a victim frees only the eighth it does not
- * move, and the blocks one round of collection may empty before a commit
- * frees them did not make up for what the moves took.  Writeback then
- * failed with ENOSPC: fsync reported it, and the pages write() had taken
- * were lost.  A new file written until write() fails must now take at
- * least what statfs offered before it, less one erase block, and statfs
- * must not offer less than half of that; after a remount the file holds
- * every byte write() took.
+/**
+ * struct near_full - a nearly full flash with its dead bytes spread thin
+ * @blocks: erase blocks of the flash
+ * @fill: percent of what statfs offers filled with 1 MiB files
+ * @overwrite: bytes then overwritten 4 KiB at a time in random places
+ * @seed: of the random places and data
+ * @gc_fails: garbage collection frees nothing from when the new file is
+ *	      written until the unmount
+ * @free0: free bytes when the new file was opened (out)
+ * @jres: what a commit may need then (out)
+ * @offered: what statfs offered then (out)
+ * @got: what write() took of a new file before it failed (out)
+ * @after: what statfs offered after that (out)
+ * @rounds: more rounds of collection (out)
  */
-static void sffs_fs_statfs_writable(struct kunit *test)
+struct near_full {
+	u32 blocks;
+	unsigned int fill;
+	u64 overwrite;
+	u64 seed;
+	bool gc_fails;
+	u64 free0, jres, offered, got, after;
+	unsigned long rounds;
+};
+
+static void dark_fail_gc(bool on)
 {
-	struct sffs_sparseflash *sf = sffs_sf_create(test, DARK_BLOCKS);
+#ifdef CONFIG_FAULT_INJECTION
+	sffs_fail_gc.probability = on ? 100 : 0;
+	sffs_fail_gc.interval = 1;
+	sffs_fail_gc.verbose = 0;
+	atomic_set(&sffs_fail_gc.times, -1);
+#endif
+}
+
+/*
+ * After collection failed: another write fails at once, without trying
+ * collection again while nothing changed (each try would move and commit
+ * with free bytes that back the page cache); once a file is deleted and
+ * collection works again, a write succeeds and nothing is counted dark
+ * any more.  Collection is left failing.
+ */
+static void dark_after(struct kunit *test, struct vfsmount *mnt,
+		       struct path *root, u8 *buf)
+{
+	struct sffs_journal *j = &SFFS_SB(mnt->mnt_sb)->j;
+	unsigned long runs, commits;
+	struct kstatfs st;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	KUNIT_EXPECT_GT(test, sffs_dark(j), 0ULL);
+	f = file_open_root_mnt(mnt, "more", O_WRONLY, 0);
+	if (IS_ERR(f)) {
+		KUNIT_FAIL(test, "open: %ld", PTR_ERR(f));
+		return;
+	}
+	/*
+	 * The fsync may have committed since collection failed: the first
+	 * write may try it again, the second must not.  Nothing is left
+	 * to write back that could commit between them.
+	 */
+	n = kernel_write(f, buf, 4096, &pos);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)-ENOSPC);
+	runs = j->gc.runs;
+	commits = j->commits;
+	n = kernel_write(f, buf, 4096, &pos);
+	KUNIT_EXPECT_EQ(test, n, (ssize_t)-ENOSPC);
+	KUNIT_EXPECT_EQ(test, j->commits, commits);
+	KUNIT_EXPECT_EQ_MSG(test, j->gc.runs, runs,
+			    "collection tried again with nothing changed");
+	dark_fail_gc(false);
+	KUNIT_EXPECT_EQ(test, sffs_test_unlink(mnt, "f0"), 0);
+	n = kernel_write(f, buf, 4096, &pos);
+	KUNIT_EXPECT_EQ_MSG(test, n, (ssize_t)4096, "after a deletion");
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+	__fput_sync(f);
+	KUNIT_EXPECT_EQ(test, sffs_dark(j), 0ULL);
+	KUNIT_EXPECT_EQ(test, vfs_statfs(root, &st), 0);
+	KUNIT_EXPECT_GT(test, st.f_bavail * st.f_bsize, 1ULL << 20);
+	dark_fail_gc(true);
+}
+
+/*
+ * Fill and overwrite as @r says, then write a new file a page at a time
+ * until write() fails.  Whatever write() took must be written: write()
+ * fails with ENOSPC, fsync succeeds, no program fails, and after a
+ * remount the file holds every byte write() took.
+ */
+static void near_full_run(struct kunit *test, struct near_full *r)
+{
+	struct sffs_sparseflash *sf = sffs_sf_create(test, r->blocks);
 	u8 *buf = kunit_kmalloc(test, 1 << 20, GFP_KERNEL);
 	u8 *tmp = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	u64 cap, filled = 0, user = 0, offered, got = 0;
+	u64 cap, filled = 0, user = 0;
 	struct rnd_state rnd, start;
 	struct vfsmount *mnt;
 	struct kstatfs st;
@@ -2308,6 +2390,8 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	loff_t pos = 0;
 	char name[16];
 	int nf = 0, err = 0;
+	struct sffs_journal *j;
+	struct file *more;
 	ssize_t n;
 
 	if (!sf)
@@ -2316,7 +2400,7 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 		KUNIT_FAIL(test, "no memory");
 		goto out_flash;
 	}
-	prandom_seed_state(&rnd, 2);
+	prandom_seed_state(&rnd, r->seed);
 	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
 	if (IS_ERR(mnt)) {
 		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
@@ -2325,7 +2409,7 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	root.mnt = mnt;
 	root.dentry = mnt->mnt_root;
 	err = vfs_statfs(&root, &st);
-	cap = err ? 0 : div_u64(st.f_bavail * st.f_bsize * 85, 100);
+	cap = err ? 0 : div_u64(st.f_bavail * st.f_bsize * r->fill, 100);
 	while (!err && filled + (1 << 20) <= cap) {
 		snprintf(name, sizeof(name), "f%d", nf++);
 		err = aged_write(mnt, name, buf, 1 << 20, 1 << 20,
@@ -2333,7 +2417,7 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 		filled += 1 << 20;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "fill");
-	while (!err && user < 16 << 20) {
+	while (!err && user < r->overwrite) {
 		snprintf(name, sizeof(name), "f%u",
 			 prandom_u32_state(&rnd) % nf);
 		err = aged_write(mnt, name, buf, 4096, 4096, 0,
@@ -2342,7 +2426,7 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "overwrites");
 	err = err ?: vfs_statfs(&root, &st);
-	offered = st.f_bavail * st.f_bsize;
+	r->offered = st.f_bavail * st.f_bsize;
 	f = err ? ERR_PTR(err) :
 	    file_open_root_mnt(mnt, "new", O_CREAT | O_WRONLY, 0644);
 	if (IS_ERR(f)) {
@@ -2352,24 +2436,40 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	}
 	/* a page at a time: each write() is budgeted whole, or refused */
 	start = rnd;
+	r->got = 0;
+	j = &SFFS_SB(mnt->mnt_sb)->j;
+	r->free0 = j->free;
+	r->jres = sffs_journal_reserve(j);
+	if (r->gc_fails) {
+		/* dark_after() writes to it: creating it then would fail */
+		more = file_open_root_mnt(mnt, "more", O_CREAT | O_WRONLY,
+					  0644);
+		if (IS_ERR(more))
+			KUNIT_FAIL(test, "open: %ld", PTR_ERR(more));
+		else
+			__fput_sync(more);
+	}
+	dark_fail_gc(r->gc_fails);
 	do {
 		prandom_bytes_state(&rnd, buf, 4096);
 		n = kernel_write(f, buf, 4096, &pos);
-		got += max_t(ssize_t, n, 0);
+		r->got += max_t(ssize_t, n, 0);
 	} while (n == 4096);
 	err = vfs_fsync(f, 0);
 	__fput_sync(f);
-	kunit_info(test, "%d MiB filled, %llu KiB overwritten: statfs offered %llu KiB, write() took %llu KiB, then %zd; fsync %d; %lu more rounds of collection\n",
-		   nf, user >> 10, offered >> 10, got >> 10, n, err,
-		   SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds);
+	r->after = vfs_statfs(&root, &st) ? U64_MAX : st.f_bavail * st.f_bsize;
+	r->rounds = SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds;
+	kunit_info(test, "%d MiB filled, %llu KiB overwritten: statfs offered %llu KiB (%llu KiB free), write() took %llu KiB, then %zd; fsync %d; statfs then offered %llu KiB; %lu more rounds of collection\n",
+		   nf, user >> 10, r->offered >> 10, r->free0 >> 10,
+		   r->got >> 10, n, err, r->after >> 10, r->rounds);
 	KUNIT_EXPECT_EQ(test, n, (ssize_t)-ENOSPC);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "fsync of what write() took");
-	KUNIT_EXPECT_GE(test, got + RF_ERASESIZE, offered);
-	KUNIT_EXPECT_GE(test, offered * 2, got);
-	/* the dead space was thin: one round of collection was not enough */
-	KUNIT_EXPECT_GT(test, SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds, 0UL);
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
+	if (r->gc_fails)
+		dark_after(test, mnt, &root, buf);
+	/* with collection still failing: pages left dirty would be lost */
 	sffs_rf_umount(mnt);
+	dark_fail_gc(false);
 
 	mnt = sffs_test_mount_mtd(&sf->mtd, NULL);
 	if (IS_ERR(mnt)) {
@@ -2380,8 +2480,8 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	if (IS_ERR(f)) {
 		KUNIT_FAIL(test, "open after remount: %ld", PTR_ERR(f));
 	} else {
-		KUNIT_EXPECT_EQ(test, (u64)i_size_read(file_inode(f)), got);
-		for (pos = 0; pos < got; pos += n) {
+		KUNIT_EXPECT_EQ(test, (u64)i_size_read(file_inode(f)), r->got);
+		for (pos = 0; pos < r->got; pos += n) {
 			loff_t at = pos;
 
 			prandom_bytes_state(&start, buf, 4096);
@@ -2398,6 +2498,64 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
 out_flash:
 	sffs_sf_free(sf);
+}
+
+/*
+ * What statfs offers is writable, and what write() takes is written.  A
+ * flash filled to 85% with 1 MiB files and then overwritten 4 KiB at a
+ * time in random places holds its dead bytes spread over every block,
+ * about an eighth of each: a victim frees only the eighth it does not
+ * move, and the blocks one round of collection may empty before a commit
+ * frees them did not make up for what the moves took.  Writeback then
+ * failed with ENOSPC: fsync reported it, and the pages write() had taken
+ * were lost.  A new file written until write() fails must now take at
+ * least what statfs offered before it, less one erase block, and statfs
+ * must not offer less than half of that; after a remount the file holds
+ * every byte write() took.
+ */
+static void sffs_fs_statfs_writable(struct kunit *test)
+{
+	struct near_full r = { .blocks = DARK_BLOCKS, .fill = 85,
+			      .overwrite = 16 << 20, .seed = 2 };
+
+	near_full_run(test, &r);
+	KUNIT_EXPECT_GE(test, r.got + RF_ERASESIZE, r.offered);
+	KUNIT_EXPECT_GE(test, r.offered * 2, r.got);
+	/* the dead space was thin: one round of collection was not enough */
+	KUNIT_EXPECT_GT(test, r.rounds, 0UL);
+}
+
+/*
+ * Dead bytes that garbage collection cannot free ("dark" space: spread too
+ * thin for a round to win an erase block, or in blocks that cannot be
+ * read whole) are counted as space until collection tries them.  It must
+ * be write() that finds out, not writeback: on the flash of
+ * sffs_fs_statfs_writable, with every round of collection finding nothing
+ * to free (fault injection), a new file written a page at a time must
+ * get ENOSPC from write() while fsync succeeds and every byte write()
+ * took reads back after a remount; statfs then offers less than an erase
+ * block.  Before collection ran when a write was budgeted, write() took
+ * what only the dead bytes backed, writeback failed and fsync reported
+ * ENOSPC.
+ */
+static void sffs_fs_statfs_dark(struct kunit *test)
+{
+	struct near_full r = { .blocks = DARK_BLOCKS, .fill = 85,
+			      .overwrite = 16 << 20, .seed = 3,
+			      .gc_fails = true };
+
+	if (!IS_ENABLED(CONFIG_FAULT_INJECTION))
+		kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+	near_full_run(test, &r);
+	/*
+	 * What the free bytes covered was taken: all but what a commit may
+	 * need, three erase blocks and what writeback took meanwhile for
+	 * index nodes, inodes and tails; and nothing beyond.
+	 */
+	KUNIT_EXPECT_GE(test, r.got + 2ULL * RF_ERASESIZE,
+			r.free0 - r.jres - 3ULL * RF_ERASESIZE);
+	KUNIT_EXPECT_LT(test, r.got, r.free0);
+	KUNIT_EXPECT_LT(test, r.after, (u64)RF_ERASESIZE);
 }
 
 /*
@@ -3113,6 +3271,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_write_amplification),
 	KUNIT_CASE(sffs_fs_aged_write_amplification),
 	KUNIT_CASE(sffs_fs_statfs_writable),
+	KUNIT_CASE(sffs_fs_statfs_dark),
 	KUNIT_CASE(sffs_fs_journal_size),
 	KUNIT_CASE(sffs_fs_compr_misses),
 	KUNIT_CASE(sffs_fs_anchor_bitflips_rewrite),

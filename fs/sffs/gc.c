@@ -50,6 +50,7 @@
  */
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
+#include <linux/fault-inject.h>	/* after slab.h: it needs gfp_t */
 #include <linux/string.h>
 #include <trace/events/sffs.h>
 #include "journal.h"
@@ -636,15 +637,40 @@ static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf,
 	return ret;
 }
 
+/* Free bytes of the head, the rest of the journal list and the spares */
+static u64 sffs_free_held(const struct sffs_journal *j)
+{
+	return sffs_io_room(j->io) +
+	       ((u64)j->jcnt - j->jcur - 1 + j->nspare) * j->io->erase_size;
+}
+
 /* Erase blocks free now, outside the journal, the spares and the head */
 u64 sffs_free_blocks(const struct sffs_journal *j)
 {
-	u64 held = sffs_io_room(j->io) +
-		   ((u64)j->jcnt - j->jcur - 1 + j->nspare) * j->io->erase_size;
+	u64 held = sffs_free_held(j);
 
 	if (j->free <= held)
 		return 0;
 	return div_u64(j->free - held, j->io->erase_size);
+}
+
+/* Dead bytes not counted as space: no more than there are */
+u64 sffs_dark(const struct sffs_journal *j)
+{
+	return min(j->dark, j->dirty);
+}
+
+/*
+ * Collection could not cover what was promised, and since then neither
+ * has a commit moved the journal on (the blocks it lists cannot be
+ * collected) nor has an erase block's worth of bytes died: trying again
+ * would only move and commit, taking free bytes that back what the page
+ * cache was promised.
+ */
+static bool sffs_dark_waits(const struct sffs_journal *j)
+{
+	return j->dark && j->commit == j->dark_commit &&
+	       j->dirty < j->dark + j->io->erase_size;
 }
 
 bool sffs_gc_wanted(const struct sffs_journal *j)
@@ -781,6 +807,25 @@ static bool sffs_gc_fits(struct sffs_journal *j)
 	return room >= sffs_commit_need(j) + esize + esize / 8;
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Fault injection (debugfs sffs/fail_gc, and the KUnit suites): a round of
+ * collection finds nothing it can free, as when the dead bytes left are
+ * too thin or sit in blocks that cannot be read whole.
+ */
+DECLARE_FAULT_ATTR(sffs_fail_gc);
+
+static bool sffs_gc_should_fail(void)
+{
+	return should_fail(&sffs_fail_gc, 1);
+}
+#else
+static bool sffs_gc_should_fail(void)
+{
+	return false;
+}
+#endif
+
 /*
  * One round of collection: move the live nodes out of victims until the
  * free blocks and those emptied reach @want, at least @least are emptied,
@@ -796,6 +841,8 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 	unsigned int scans = 0, windows = sffs_scan_windows(j);
 	int err = 0;
 
+	if (sffs_gc_should_fail())
+		return -ENOSPC;
 	while (!err && (sffs_free_blocks(j) + j->nfreeable < want ||
 			j->nfreeable < least) &&
 	       j->nfreeable < SFFS_MAX_FREEABLE) {
@@ -843,11 +890,11 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 
 /*
  * Collect, and commit what was emptied; with @more, go on in rounds (see
- * sffs_gc()).
+ * sffs_gc()) while fewer than @low erase blocks are free.
  */
-static int sffs_gc_run(struct sffs_journal *j, bool more)
+static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 {
-	u64 want = sffs_gc_low(j) + clamp(j->jmax / 2, 4U, 16U);
+	u64 want = low + clamp(j->jmax / 2, 4U, 16U);
 	unsigned int least = 0, round;
 	u64 before;
 	void *buf;
@@ -878,7 +925,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more)
 		if (!j->nfreeable || (err && err != -ENOSPC))
 			break;
 		err = sffs_journal_commit(j);
-		if (err || !more || sffs_free_blocks(j) >= sffs_gc_low(j))
+		if (err || !more || sffs_free_blocks(j) >= low)
 			break;
 		/*
 		 * A round that did not win a whole erase block is not worth
@@ -892,6 +939,9 @@ static int sffs_gc_run(struct sffs_journal *j, bool more)
 		j->gc.more_rounds++;
 	}
 	kvfree(buf);
+	/* what was dark may have been collected: see sffs_gc_cover() */
+	if (!err)
+		j->dark = 0;
 	return err;
 }
 
@@ -922,7 +972,66 @@ static int sffs_gc_run(struct sffs_journal *j, bool more)
  */
 int sffs_gc(struct sffs_journal *j)
 {
-	return sffs_gc_run(j, true);
+	return sffs_gc_run(j, true, sffs_gc_low(j));
+}
+
+/**
+ * sffs_gc_cover - make the free bytes cover what is promised
+ * @j: the journal
+ * @promised: flash that what is promised to dirty pages and to the
+ *	      operation at hand may take, tails of erase blocks included
+ *
+ * statfs and sffs_space() count dead bytes as space, but only garbage
+ * collection turns them into free erase blocks, and where they are spread
+ * too thin for a round to win an erase block, or sit in blocks it must
+ * leave alone, it cannot: that is *dark* space.  Writeback must not be
+ * the one to find that out, with pages write() accepted and nowhere to
+ * write them.  So the free bytes must cover what is promised, what the
+ * next commit may need and three erase blocks: one for a victim to move,
+ * one a commit may open, and the one the journal keeps for the restart
+ * after a power cut.  When they do not, collection runs here, before
+ * more is promised, in rounds until they do; when it finds nothing and
+ * the journal holds blocks written since the last commit, which it may
+ * not take, a commit lets it have them and it tries once more.
+ *
+ * If that is not enough, the caller fails with ENOSPC and the dead bytes
+ * are counted dark (@j->dark): statfs stops offering them, and this
+ * function does not try collection again until a commit or an erase
+ * block's worth of newly dead bytes may have changed what it finds;
+ * writes the free bytes cover go on meanwhile.  A collection that
+ * reaches its target forgets them.
+ *
+ * Return: 0, -ENOSPC, -EROFS, or an error.
+ */
+int sffs_gc_cover(struct sffs_journal *j, u64 promised)
+{
+	u64 need = promised + sffs_journal_reserve(j) +
+		   3ULL * j->io->erase_size;
+	u64 held, low;
+	int err;
+
+	if (j->free >= need)
+		return 0;
+	if (j->io->ro)
+		return -EROFS;
+	if (WARN_ON_ONCE(j->in_gc || j->in_commit) || sffs_dark_waits(j))
+		return -ENOSPC;
+	held = sffs_free_held(j);
+	low = need > held ? DIV_ROUND_UP_ULL(need - held, j->io->erase_size) : 0;
+	low = max(low, sffs_gc_low(j));
+	err = sffs_gc_run(j, true, low);
+	if (err == -ENOSPC && j->free < need && j->jcur) {
+		err = sffs_journal_commit(j);
+		if (!err)
+			err = sffs_gc_run(j, true, low);
+	}
+	if (err && err != -ENOSPC)
+		return err;
+	if (j->free >= need)
+		return 0;
+	j->dark = j->dirty;
+	j->dark_commit = j->commit;
+	return -ENOSPC;
 }
 
 /*
@@ -954,7 +1063,7 @@ void sffs_gc_retire(struct sffs_journal *j)
 
 	if (!j->io->nretire || j->io->ro)
 		return;
-	err = sffs_gc_run(j, false);
+	err = sffs_gc_run(j, false, sffs_gc_low(j));
 	if (err && err != -ENOSPC)
 		pr_warn("sffs: %s: blocks to retire not emptied: %d\n",
 			j->io->mtd->name, err);

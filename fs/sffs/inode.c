@@ -20,6 +20,20 @@
 #include <linux/pagemap.h>
 #include "sffs.h"
 
+/*
+ * Flash that writing back @bytes of page budget may take: the nodes, and
+ * the tail of each erase block that no whole node fits in, which the
+ * journal leaves dead when it moves on.
+ */
+static u64 sffs_budget_flash(const struct sffs_info *c, u64 bytes)
+{
+	u32 esize = c->io.erase_size;
+	u32 fit = max_t(u32, rounddown(esize, SFFS_PAGE_BUDGET),
+			SFFS_PAGE_BUDGET);
+
+	return div_u64(bytes * esize, fit);
+}
+
 /**
  * sffs_space - check that an operation fits on the flash
  * @c: the file system
@@ -30,19 +44,29 @@
  * erase blocks when they are needed.  The reserve is what the next commit
  * may need and what garbage collection needs to make progress; without it
  * a full file system could neither commit its last changes nor collect.
- * Called with @c->mutex held.
+ * An operation that adds data must also find what is promised to dirty
+ * pages, and to it, in free bytes, with the tails of the blocks it fills
+ * and beyond what a commit needs: if it does not, garbage collection runs
+ * now rather than at writeback, and where it cannot free enough (dead
+ * bytes spread too thin, sffs_gc_cover()) the operation fails here.
+ * Deleting operations and inode updates do not wait for collection: they
+ * may use the reserve, so that a full file system can still be emptied
+ * and fsync can still write a file's size.  Called with @c->mutex held.
  *
- * Return: 0 or -ENOSPC.
+ * Return: 0, -ENOSPC, -EROFS, or an error of garbage collection.
  */
 int sffs_space(struct sffs_info *c, u64 bytes, bool deleting)
 {
-	u64 reserve = sffs_journal_reserve(&c->j) + sffs_gc_reserve(&c->j);
+	struct sffs_journal *j = &c->j;
+	u64 reserve = sffs_journal_reserve(j) + sffs_gc_reserve(j);
 
 	if (deleting)
 		reserve /= 2;
-	if (c->j.free + c->j.dirty < reserve + c->budget + bytes)
+	if (j->free + j->dirty < reserve + c->budget + bytes)
 		return -ENOSPC;
-	return 0;
+	/* what is promised must be free before writeback needs it */
+	return deleting ? 0 :
+	       sffs_gc_cover(j, sffs_budget_flash(c, c->budget + bytes));
 }
 
 /**

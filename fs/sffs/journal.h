@@ -110,6 +110,10 @@ struct sffs_gc_stats {
  * @alloc_eb: next erase block never written
  * @free: bytes never written, head block included
  * @dirty: bytes of obsolete nodes and padding
+ * @dark: @dirty when garbage collection last could not cover what was
+ *	  promised, 0 once a collection reaches its target: not counted as
+ *	  space (sffs_gc_cover())
+ * @dark_commit: @commit when @dark was set
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
@@ -207,6 +211,8 @@ struct sffs_journal {
 	u32 alloc_eb;
 	u64 free;
 	u64 dirty;
+	u64 dark;
+	u64 dark_commit;
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
@@ -275,6 +281,7 @@ struct sffs_journal {
 
 #ifdef CONFIG_FAULT_INJECTION
 extern struct fault_attr sffs_fail_apply;
+extern struct fault_attr sffs_fail_gc;
 #endif
 
 int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
@@ -317,6 +324,8 @@ int sffs_take_worn(struct sffs_journal *j, u32 *eb);
 int sffs_gc(struct sffs_journal *j);
 bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
+int sffs_gc_cover(struct sffs_journal *j, u64 promised);
+u64 sffs_dark(const struct sffs_journal *j);
 u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
 void sffs_gc_release(struct sffs_journal *j);
 void sffs_gc_pool_released(struct sffs_journal *j);

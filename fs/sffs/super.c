@@ -117,7 +117,7 @@ static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	total = c->j.free + c->j.dirty + c->j.used;
 	reserve = sffs_journal_reserve(&c->j) + sffs_gc_reserve(&c->j) +
 		  c->budget;
-	avail = c->j.free + c->j.dirty;
+	avail = c->j.free + c->j.dirty - sffs_dark(&c->j);
 	avail = avail > reserve ? avail - reserve : 0;
 	mutex_unlock(&c->mutex);
 

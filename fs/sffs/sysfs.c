@@ -47,6 +47,7 @@ SFFS_ATTR(user_bytes_written, c->j.user_bytes);
 SFFS_ATTR(flash_bytes_written, c->io.bytes_written);
 SFFS_ATTR(free_bytes, c->j.free);
 SFFS_ATTR(dirty_bytes, c->j.dirty);
+SFFS_ATTR(dark_bytes, sffs_dark(&c->j));
 SFFS_ATTR(used_bytes, c->j.used);
 SFFS_ATTR(orphans_deleted, c->orphans);
 SFFS_ATTR(compr_tried, c->compr_tried);
@@ -73,6 +74,7 @@ static struct attribute *sffs_attrs[] = {
 	&sffs_attr_flash_bytes_written.attr,
 	&sffs_attr_free_bytes.attr,
 	&sffs_attr_dirty_bytes.attr,
+	&sffs_attr_dark_bytes.attr,
 	&sffs_attr_used_bytes.attr,
 	&sffs_attr_orphans_deleted.attr,
 	&sffs_attr_compr_tried.attr,
