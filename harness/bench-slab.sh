@@ -3,23 +3,34 @@
 #
 # bench-slab.sh TREE OUT
 #
-# SLAB, SLUB, stock SLOB and the segregated-fit SLOB (SLOB_SEG), in one run
-# on this machine.  For each architecture (BENCH_ARCHES, default
-# "x86_64 arm") and allocator: a tiny kernel (tinyconfig, the
-# architecture's fragment, the allocator and the slab_bench module),
-# booted under TCG with 2 vCPUs and little RAM (x86_64 48 MiB, ARM 16 MiB;
-# BENCH_MEM_<arch> overrides; BENCH_ALLOCS or BENCH_ALLOCS_<arch> pick
-# allocators, default all four), reporting /proc/meminfo after boot and
-# after the slab_bench churn, and slab_bench's alloc+free timings.  Also
-# "size vmlinux" and scripts/bloat-o-meter against stock SLOB.  Writes
-# OUT/slab.json, OUT/slab.md and OUT/slab-*.png.
+# SLAB, SLUB, SLUB made small, stock SLOB and the segregated-fit SLOB
+# (SLOB_SEG), in one run on this machine.  For each architecture
+# (BENCH_ARCHES, default "x86_64 arm") and allocator: a tiny kernel
+# (tinyconfig, the architecture's fragment, the allocator and the
+# slab_bench module), booted under TCG with 2 vCPUs and little RAM
+# (x86_64 48 MiB, ARM 16 MiB; BENCH_MEM_<arch> overrides; BENCH_ALLOCS or
+# BENCH_ALLOCS_<arch> pick allocators, default all five), reporting
+# /proc/meminfo after boot and after the slab_bench churn, and slab_bench's
+# timings.  Each allocator boots BENCH_ROUNDS times (default 7): in each
+# round every allocator boots once, in an order that rotates from round to
+# round, so that a drift of the host over the run falls on all of them
+# alike.  Also "size vmlinux" and scripts/bloat-o-meter against stock
+# SLOB.  Writes OUT/slab.json, OUT/slab.md and OUT/slab-*.png.
+#
+# "SLUB small" is SLUB as small as 6.1 lets it be, upstream's answer for
+# small systems before 6.2's SLUB_TINY: no per-CPU partial lists
+# (SLUB_CPU_PARTIAL off: each CPU keeps one slab per cache, not a list),
+# no debugging code (SLUB_DEBUG off, which needs EXPERT), and order-0
+# slabs only (slub_max_order=0 on the command line: a cache never takes
+# more than a page at a time).
 set -uo pipefail
 tree=$(cd "$1" && pwd) out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 arches=${BENCH_ARCHES:-"x86_64 arm"}
-allocs=${BENCH_ALLOCS:-"slab slub slob seg"}
+allocs=${BENCH_ALLOCS:-"slab slub small slob seg"}
+rounds=${BENCH_ROUNDS:-7}
 declare -A mem=([x86_64]=${BENCH_MEM_x86_64:-48} [arm]=${BENCH_MEM_arm:-16})
 declare -A image=([x86_64]=arch/x86/boot/bzImage [arm]=arch/arm/boot/zImage)
 declare -A bb=([x86_64]=/bin/busybox
@@ -30,14 +41,18 @@ frag() {
 	case $1 in
 	slab) printf 'CONFIG_SLAB=y\n' ;;
 	slub) printf 'CONFIG_SLUB=y\n' ;;
+	small) printf 'CONFIG_SLUB=y\nCONFIG_EXPERT=y\n# CONFIG_SLUB_DEBUG is not set\n# CONFIG_SLUB_CPU_PARTIAL is not set\n' ;;
 	slob) printf 'CONFIG_SLOB=y\n# CONFIG_SLOB_SEG is not set\n' ;;
 	seg) printf 'CONFIG_SLOB=y\nCONFIG_SLOB_SEG=y\n' ;;
 	esac
 	printf 'CONFIG_SLAB_BENCH=y\n'
 }
 
+declare -A append=([small]="slub_max_order=0")
+
 for arch in $arches; do
 	arch_allocs=BENCH_ALLOCS_$arch
+	built=()
 	for a in ${!arch_allocs:-$allocs}; do
 		obj=$tree/.obj-bench-$arch-$a
 		mkdir -p "$obj"
@@ -48,14 +63,24 @@ for arch in $arches; do
 			> "$out/$arch-$a-build.log" 2>&1 ||
 			{ tail -n 20 "$out/$arch-$a-build.log"; continue; }
 		size "$obj/vmlinux" | tail -n 1 > "$out/$arch-$a.size"
-		echo "== $arch $a: boot with ${mem[$arch]} MiB"
+		built+=("$a")
 		rm -rf "$out/$arch-$a"
-		"$here/qemu-run" --arch "$arch" --kernel "$obj/${image[$arch]}" \
-			--busybox "${bb[$arch]}" --name "bench-slab-$arch-$a" \
-			--workdir "$out/$arch-$a" --mem "${mem[$arch]}" --smp 2 \
-			--payload "$here/bench/slab-guest.sh:slab-guest.sh" \
-			--timeout 600 --run ./slab-guest.sh |
-			grep -E '^(PASS|FAIL|METRIC)' | sed 's/^/   /'
+	done
+	for ((r = 1; r <= rounds && ${#built[@]}; r++)); do
+		k=$(( (r - 1) % ${#built[@]} ))
+		for a in "${built[@]:k}" "${built[@]:0:k}"; do
+			obj=$tree/.obj-bench-$arch-$a
+			echo "== $arch $a: boot $r of $rounds with ${mem[$arch]} MiB"
+			"$here/qemu-run" --arch "$arch" \
+				--kernel "$obj/${image[$arch]}" \
+				--busybox "${bb[$arch]}" \
+				--name "bench-slab-$arch-$a-$r" \
+				--workdir "$out/$arch-$a/$r" --mem "${mem[$arch]}" \
+				--smp 2 --append "${append[$a]:-}" \
+				--payload "$here/bench/slab-guest.sh:slab-guest.sh" \
+				--timeout 600 --run ./slab-guest.sh |
+				grep -E '^(PASS|FAIL)' | sed 's/^/   /'
+		done
 	done
 	if [ -f "$tree/.obj-bench-$arch-slob/vmlinux" ] &&
 	   [ -f "$tree/.obj-bench-$arch-seg/vmlinux" ]; then
@@ -78,7 +103,8 @@ done
 # The report covers every architecture and allocator: a pair this run
 # skipped shows "-".
 rm -f "$out"/slab*.png
-python3 "$here/bench/slab-report.py" "$out" "x86_64 arm" "slab slub slob seg" ||
+python3 "$here/bench/slab-report.py" "$out" "x86_64 arm" \
+	"slab slub small slob seg" ||
 	exit 1
 for what in memory churn ops; do
 	[ -f "$out/slab-$what.gp" ] && gnuplot "$out/slab-$what.gp"

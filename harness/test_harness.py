@@ -835,22 +835,39 @@ class ReadmeStatus(unittest.TestCase):
         Markdown), slab-rst.py (the document) to the README row"""
         top = tempfile.mkdtemp()
         out = os.path.join(top, 'out')
-        slab = {'slab': 3000, 'slub': 3100, 'slob': 2000, 'seg': 1500}
-        ns = {'slab': 500, 'slub': 600, 'slob': 9000, 'seg': 1000}
+        avail = {'slab': 30000, 'slub': 29000, 'small': 29500,
+                 'slob': 30500, 'seg': 30600}
+        ns = {'slab': 500, 'slub': 600, 'small': 700, 'slob': 9000,
+              'seg': 1000}
         for arch in ('x86_64', 'arm'):
-            for a in slab:
-                d = os.path.join(out, '%s-%s' % (arch, a))
-                os.makedirs(d)
-                metrics = {'boot_Slab': slab[a], 'churn_Slab': slab[a] + 1,
-                           'ops_1cpu_ns': ns[a], 'ops_2cpu_ns': ns[a]}
-                with open(os.path.join(d, 'result.json'), 'w') as f:
-                    json.dump({'ok': True, 'metrics': {
-                        k: {'value': v} for k, v in metrics.items()}}, f)
+            for a in avail:
+                for r in range(1, 8):
+                    d = os.path.join(out, '%s-%s' % (arch, a), str(r))
+                    os.makedirs(d)
+                    # SLOB_SEG +100 kB over SLUB small... +10 in round 7,
+                    # and 9 to 10.2 times faster than SLOB
+                    metrics = {'boot_MemAvailable': avail[a] + (
+                                   r * 10 if a == 'seg' else 0) + (
+                                   1000 if a == 'small' else 0),
+                               'boot_Slab': 2000,
+                               'ops_2cpu_ns': ns[a] - (r * 20 if a == 'seg'
+                                                       else 0)}
+                    with open(os.path.join(d, 'result.json'), 'w') as f:
+                        json.dump({'ok': True, 'metrics': {
+                            k: {'value': v} for k, v in metrics.items()}}, f)
+        # a failed boot counts as no boot, not as a figure
+        with open(os.path.join(out, 'arm-slob', '3', 'result.json'),
+                  'w') as f:
+            json.dump({'ok': False, 'metrics': {
+                'boot_MemAvailable': {'value': 1}}}, f)
         subprocess.run([sys.executable,
                         os.path.join(HERE, 'bench', 'slab-report.py'), out,
-                        'x86_64 arm', 'slab slub slob seg'], check=True,
-                       capture_output=True)
-        self.assertTrue(os.path.exists(os.path.join(out, 'slab.json')))
+                        'x86_64 arm', 'slab slub small slob seg'],
+                       check=True, capture_output=True)
+        with open(os.path.join(out, 'slab.json')) as f:
+            res = json.load(f)
+        self.assertEqual(res['runs']['arm']['slob']['failed'], [3])
+        self.assertEqual(len(res['runs']['arm']['slob']['boots']), 6)
         doc = os.path.join(top, 'Documentation', 'mm')
         os.makedirs(doc)
         rst = os.path.join(doc, 'slob-seg.rst')
@@ -867,11 +884,14 @@ class ReadmeStatus(unittest.TestCase):
         self.assertNotIn('placeholder', text)
         self.assertTrue(text.endswith('.. slab-rst.py: end\n\nafter\n'))
         row = next(l for l in rs.status(top) if 'SLOB_SEG slab' in l)
-        # 1500 / 2000 and 9000 / 1000, as slab-report.py wrote them
-        self.assertIn('`Slab` after boot, SLOB_SEG / SLOB (target <= 0.80): '
-                      'x86_64 0.75, arm 0.75', row)
-        self.assertIn('alloc+free on 2 CPUs, SLOB / SLOB_SEG (target >= 5): '
-                      'x86_64 9.00, arm 9.00', row)
+        # per round SLOB_SEG minus SLUB small: 30610..30670 - 30500, an
+        # interval of [+110, +170] (7 rounds: the smallest and largest);
+        # SLOB / SLOB_SEG 9000 / 980..860: 9.18 .. 10.47, median 9.78
+        self.assertIn('boot_MemAvailable, SLOB_SEG minus SLUB small '
+                      '(target >= 0 kB): x86_64 +140 [+110, +170] (met)',
+                      row)
+        self.assertIn('alloc+free on 2 CPUs, SLOB / SLOB_SEG (target >= 5):'
+                      ' x86_64 9.78 [9.18, 10.47] (met), arm', row)
 
 
 def main():

@@ -12,12 +12,13 @@ the order-statistics confidence interval of a median.
 """
 
 import json
-import math
 import os
 import re
 import statistics
 import subprocess
 import sys
+
+from medci import median_ci
 
 BOOTS = [('stock', 'stock 6.1 (series not applied)'),
          ('stock-again', 'stock 6.1 again (the same kernel: the spread '
@@ -32,27 +33,6 @@ MODES = [('sync', 'synchronous'),
 def load(path):
     with open(path) as f:
         return json.load(f)
-
-
-def median_ci(xs, level=0.95):
-    """The distribution-free confidence interval of the median of xs.
-
-    With n values sorted, the median lies between the k-th smallest and
-    the k-th largest with probability 1 - 2 P(Binomial(n, 1/2) < k); k is
-    the largest that keeps this at or above level.  None if n is too small
-    for any k (n < 6 at 95%).
-    """
-    xs = sorted(xs)
-    n = len(xs)
-    tail, k = 0.0, 0
-    while k < n:
-        nxt = tail + math.comb(n, k) / 2 ** n
-        if 2 * nxt > 1 - level:
-            break
-        tail, k = nxt, k + 1
-    if k == 0:
-        return None
-    return xs[k - 1], xs[n - k]
 
 
 def main():
