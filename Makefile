@@ -35,7 +35,7 @@ TEST_FRAGS	= $(H)/configs/$(ARCH).config $(H)/configs/qemu-test.config \
 		  $(H)/configs/series.config $(H)/configs/test-modules.config
 OBJ		= $(TREE)/.obj-$(ARCH)-test
 KSFT		= $(BUILD)/ksft-$(ARCH)/install
-KSFT_TARGETS	?= flash wakeups sffs parallel_probe
+KSFT_TARGETS	?= flash wakeups sffs parallel_probe slob_seg
 
 # The kselftest targets' results, the KUnit run and the rest each leave a
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
@@ -116,6 +116,10 @@ ksft: tree
 PPROBE_MODS	= $(foreach m,parallel_probe_modload parallel_probe_modload_dep, \
 		  --payload $(OBJ)/drivers/base/test/$(m).ko:parallel_probe/$(m).ko)
 
+# KUnit and the SLOB_SEG suites, for the slob_seg kselftest: 2 vCPUs
+SLOB_SEG_MODS	= --payload $(OBJ)/lib/kunit/kunit.ko:slob_seg/kunit.ko \
+		  --payload $(OBJ)/mm/slob_seg_test.ko:slob_seg/slob_seg_test.ko
+
 ## make qemu-test ARCH=x86_64|arm   boot the test kernel, run the kselftests
 qemu-test: kernel ksft
 	@mkdir -p $(RESULTS)
@@ -123,7 +127,7 @@ qemu-test: kernel ksft
 		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-$(ARCH) \
 		--workdir $(OUT)/qemu-test-$(ARCH) --payload $(KSFT) \
 		--payload $(OBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
-		$(PPROBE_MODS) \
+		$(PPROBE_MODS) $(SLOB_SEG_MODS) \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh' \
 		| tee $(OUT)/qemu-test-$(ARCH).txt; \

@@ -4,7 +4,8 @@
  *
  * The stress test runs two threads that allocate and free objects of
  * random sizes and lifetimes from kmalloc() and from caches with
- * different sizes, alignments and flags, and checks what the slab API
+ * different sizes, alignments and flags, while a third drains every
+ * CPU's stacks again and again, and checks what the slab API
  * promises: alignment, ksize(), contents kept while an object is live
  * and across krealloc(), and no two live objects overlapping.  The debug
  * tests corrupt objects on purpose and check that the allocator reports
@@ -13,6 +14,7 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/prandom.h>
@@ -250,7 +252,9 @@ static unsigned int seg_overlaps(struct kunit *test, struct seg_stress *st,
 
 	spans = kunit_kcalloc(test, nthreads * STRESS_SLOTS, sizeof(*spans),
 			      GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, spans);
+	/* no assertion: seg_test_stress() must stop its drainer first */
+	if (!spans)
+		return UINT_MAX;
 	for (t = 0; t < nthreads; t++) {
 		for (i = 0; i < STRESS_SLOTS; i++) {
 			struct seg_obj *o = &st[t].objs[i];
@@ -270,8 +274,38 @@ static unsigned int seg_overlaps(struct kunit *test, struct seg_stress *st,
 	return bad;
 }
 
+/*
+ * While the stress threads run: drain every CPU's stacks, again and
+ * again, as kmem_cache_shrink() does (memory pressure, cache destruction)
+ * from whichever CPU calls it.  On two or more CPUs this runs against the
+ * pushes and pops of the other CPUs: a drain that reached into another
+ * CPU's stack instead of running there would lose or hand out objects
+ * twice, and the checks of the stress would see it.
+ */
+struct seg_drainer {
+	struct kmem_cache *cache;
+	struct completion done;
+	bool stop;
+	unsigned long drains;
+};
+
+static int seg_drain_thread(void *arg)
+{
+	struct seg_drainer *d = arg;
+
+	while (!READ_ONCE(d->stop)) {
+		kmem_cache_shrink(d->cache);
+		d->drains++;
+		usleep_range(50, 100);
+	}
+	complete(&d->done);
+	return 0;
+}
+
 static void seg_test_stress(struct kunit *test)
 {
+	struct seg_drainer drainer = { .cache = seg_caches[1] };
+	struct task_struct *task;
 	struct seg_stress *st;
 	unsigned int t, round, i;
 	unsigned long ops = 0;
@@ -283,20 +317,31 @@ static void seg_test_stress(struct kunit *test)
 		prandom_seed_state(&st[t].rnd, get_random_u64());
 	}
 
+	init_completion(&drainer.done);
+	task = kthread_run(seg_drain_thread, &drainer, "seg_drain");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	for (round = 0; round < STRESS_ROUNDS; round++) {
 		for (t = 0; t < 2; t++) {
-			struct task_struct *task;
-
 			init_completion(&st[t].done);
 			task = kthread_run(seg_stress_thread, &st[t],
 					   "seg_stress%u", t);
-			KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+			if (IS_ERR(task)) {
+				KUNIT_FAIL(test, "kthread_run: %ld",
+					   PTR_ERR(task));
+				break;
+			}
 		}
-		for (t = 0; t < 2; t++)
+		/* the threads started read the array: wait for them */
+		while (t--)
 			wait_for_completion(&st[t].done);
 		KUNIT_EXPECT_EQ_MSG(test, seg_overlaps(test, st, 2), 0,
 				    "live objects overlap after round %u", round);
 	}
+	WRITE_ONCE(drainer.stop, true);
+	wait_for_completion(&drainer.done);
+	kunit_info(test, "%u CPUs online, %lu drains of every CPU's stacks\n",
+		   num_online_cpus(), drainer.drains);
+	KUNIT_EXPECT_GT(test, drainer.drains, 0UL);
 
 	for (t = 0; t < 2; t++) {
 		for (i = 0; i < STRESS_SLOTS; i++) {
