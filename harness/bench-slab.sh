@@ -13,16 +13,16 @@
 # /proc/meminfo after boot and after the slab_bench churn, and slab_bench's
 # timings.  Each allocator boots BENCH_ROUNDS times (default 7): in each
 # round every allocator boots once, in an order that rotates from round to
-# round, so that a drift of the host over the run falls on all of them
-# alike.  Also "size vmlinux" and scripts/bloat-o-meter against stock
+# round and is reversed every other round, so that a drift of the host
+# over the run falls on all of them alike.  Also "size vmlinux" and scripts/bloat-o-meter against stock
 # SLOB.  Writes OUT/slab.json, OUT/slab.md and OUT/slab-*.png.
 #
 # "SLUB small" is SLUB as small as 6.1 lets it be, upstream's answer for
 # small systems before 6.2's SLUB_TINY: no per-CPU partial lists
 # (SLUB_CPU_PARTIAL off: each CPU keeps one slab per cache, not a list),
-# no debugging code (SLUB_DEBUG off, which needs EXPERT), and order-0
-# slabs only (slub_max_order=0 on the command line: a cache never takes
-# more than a page at a time).
+# no debugging code (SLUB_DEBUG off, which needs EXPERT), and slabs of
+# the smallest order their objects fit (slub_max_order=0 on the command
+# line: one page, unless an object needs more).
 set -uo pipefail
 tree=$(cd "$1" && pwd) out=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,6 +53,10 @@ declare -A append=([small]="slub_max_order=0")
 for arch in $arches; do
 	arch_allocs=BENCH_ALLOCS_$arch
 	built=()
+	# an allocator this run does not boot shows "-", never old figures
+	for a in slab slub small slob seg; do
+		rm -rf "${out:?}/$arch-$a" "$out/$arch-$a.size"
+	done
 	for a in ${!arch_allocs:-$allocs}; do
 		obj=$tree/.obj-bench-$arch-$a
 		mkdir -p "$obj"
@@ -64,11 +68,18 @@ for arch in $arches; do
 			{ tail -n 20 "$out/$arch-$a-build.log"; continue; }
 		size "$obj/vmlinux" | tail -n 1 > "$out/$arch-$a.size"
 		built+=("$a")
-		rm -rf "$out/$arch-$a"
 	done
 	for ((r = 1; r <= rounds && ${#built[@]}; r++)); do
+		# rotated by one each round, and reversed every other round,
+		# so that no allocator always boots just before another
 		k=$(( (r - 1) % ${#built[@]} ))
-		for a in "${built[@]:k}" "${built[@]:0:k}"; do
+		order=("${built[@]:k}" "${built[@]:0:k}")
+		if ((r % 2 == 0)); then
+			for ((i = 0, j = ${#order[@]} - 1; i < j; i++, j--)); do
+				x=${order[i]} order[i]=${order[j]} order[j]=$x
+			done
+		fi
+		for a in "${order[@]}"; do
 			obj=$tree/.obj-bench-$arch-$a
 			echo "== $arch $a: boot $r of $rounds with ${mem[$arch]} MiB"
 			"$here/qemu-run" --arch "$arch" \

@@ -68,6 +68,7 @@ struct seg_stress {
 	struct seg_obj objs[STRESS_SLOTS];
 	struct rnd_state rnd;
 	struct completion done;
+	struct cpumask *cpus;	/* the CPUs the stress threads ran on */
 	unsigned long ops, bad_align, bad_ksize, bad_contents, bad_ctor;
 	unsigned long nomem;
 };
@@ -223,8 +224,10 @@ static int seg_stress_thread(void *arg)
 			seg_stress_realloc(s, o);
 		else
 			seg_stress_free(o);
-		if (!(i % 256))
+		if (!(i % 256)) {
+			cpumask_set_cpu(raw_smp_processor_id(), s->cpus);
 			cond_resched();
+		}
 	}
 	complete(&s->done);
 	return 0;
@@ -280,12 +283,13 @@ static unsigned int seg_overlaps(struct kunit *test, struct seg_stress *st,
  * from whichever CPU calls it.  On two or more CPUs this runs against the
  * pushes and pops of the other CPUs: a drain that reached into another
  * CPU's stack instead of running there would lose or hand out objects
- * twice, and the checks of the stress would see it.
+ * twice, and the checks of the stress would see it.  The drainer is a
+ * KUnit resource: if the case dies half way, KUnit's cleanup stops it
+ * before the suite destroys its caches.
  */
 struct seg_drainer {
 	struct kmem_cache *cache;
-	struct completion done;
-	bool stop;
+	struct task_struct *task;
 	unsigned long drains;
 };
 
@@ -293,33 +297,57 @@ static int seg_drain_thread(void *arg)
 {
 	struct seg_drainer *d = arg;
 
-	while (!READ_ONCE(d->stop)) {
+	while (!kthread_should_stop()) {
 		kmem_cache_shrink(d->cache);
 		d->drains++;
 		usleep_range(50, 100);
 	}
-	complete(&d->done);
 	return 0;
+}
+
+static void seg_drainer_stop(struct seg_drainer *d)
+{
+	if (d->task)
+		kthread_stop(d->task);
+	d->task = NULL;
+}
+
+static void seg_drainer_free(struct kunit_resource *res)
+{
+	seg_drainer_stop(res->data);
+	kfree(res->data);
 }
 
 static void seg_test_stress(struct kunit *test)
 {
-	struct seg_drainer drainer = { .cache = seg_caches[1] };
+	struct seg_drainer *drainer;
 	struct task_struct *task;
 	struct seg_stress *st;
+	struct cpumask *used;
 	unsigned int t, round, i;
 	unsigned long ops = 0;
 
 	st = kunit_kcalloc(test, 2, sizeof(*st), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, st);
+	used = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, used);
 	for (t = 0; t < 2; t++) {
 		st[t].caches = seg_caches;
+		st[t].cpus = used;
 		prandom_seed_state(&st[t].rnd, get_random_u64());
 	}
 
-	init_completion(&drainer.done);
-	task = kthread_run(seg_drain_thread, &drainer, "seg_drain");
+	drainer = kzalloc(sizeof(*drainer), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, drainer);
+	drainer->cache = seg_caches[1];
+	if (!kunit_alloc_resource(test, NULL, seg_drainer_free, GFP_KERNEL,
+				  drainer)) {
+		kfree(drainer);
+		KUNIT_ASSERT_FAILURE(test, "no memory for a resource");
+	}
+	task = kthread_run(seg_drain_thread, drainer, "seg_drain");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	drainer->task = task;
 	for (round = 0; round < STRESS_ROUNDS; round++) {
 		for (t = 0; t < 2; t++) {
 			init_completion(&st[t].done);
@@ -337,11 +365,10 @@ static void seg_test_stress(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, seg_overlaps(test, st, 2), 0,
 				    "live objects overlap after round %u", round);
 	}
-	WRITE_ONCE(drainer.stop, true);
-	wait_for_completion(&drainer.done);
-	kunit_info(test, "%u CPUs online, %lu drains of every CPU's stacks\n",
-		   num_online_cpus(), drainer.drains);
-	KUNIT_EXPECT_GT(test, drainer.drains, 0UL);
+	seg_drainer_stop(drainer);
+	kunit_info(test, "%u CPUs online, %u used by the stress threads, %lu drains of every CPU's stacks\n",
+		   num_online_cpus(), cpumask_weight(used), drainer->drains);
+	KUNIT_EXPECT_GT(test, drainer->drains, 0UL);
 
 	for (t = 0; t < 2; t++) {
 		for (i = 0; i < STRESS_SLOTS; i++) {
