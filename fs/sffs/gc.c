@@ -900,7 +900,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 	void *buf;
 	int err = 0;
 
-	buf = sffs_kvmalloc_nofs(j->io->erase_size);
+	buf = kvmalloc(j->io->erase_size, GFP_NOFS);
 	if (!buf)
 		return -ENOMEM;
 	j->gc.runs++;

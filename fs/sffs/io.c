@@ -38,7 +38,6 @@
  * that may touch the write buffer.
  */
 #include <linux/mtd/mtd.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <trace/events/sffs.h>
@@ -619,28 +618,6 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 }
 
 /**
- * sffs_kvmalloc_nofs - allocate a buffer of up to an erase block, mutex held
- * @size: its size
- *
- * Reclaim must not enter the file system while its mutex is held, but
- * kvmalloc() with GFP_NOFS tries only kmalloc() in this kernel, which
- * fails for erase-block sizes once memory is fragmented: a commit or a
- * collection would then fail for want of contiguous pages.  The scope
- * keeps reclaim out of file systems and lets the allocation fall back to
- * vmalloc().
- *
- * Return: the buffer (free with kvfree()), or NULL.
- */
-void *sffs_kvmalloc_nofs(size_t size)
-{
-	unsigned int nofs = memalloc_nofs_save();
-	void *p = kvmalloc(size, GFP_KERNEL);
-
-	memalloc_nofs_restore(nofs);
-	return p;
-}
-
-/**
  * sffs_anchor_write - write a checkpoint to the anchor
  * @io: I/O state
  * @cp: the sealed checkpoint
@@ -654,7 +631,7 @@ int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 
 	if (io->ro)
 		return -EROFS;
-	buf = sffs_kvmalloc_nofs(io->cp_unit);
+	buf = kvmalloc(io->cp_unit, GFP_NOFS);
 	if (!buf)
 		return -ENOMEM;
 	memset(buf, 0xff, io->cp_unit);

@@ -118,7 +118,6 @@ int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);
 void sffs_io_sync(struct sffs_io *io);
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp);
-void *sffs_kvmalloc_nofs(size_t size);
 int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 
 #endif /* __SFFS_IO_H__ */

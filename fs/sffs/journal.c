@@ -480,7 +480,7 @@ static int sffs_journal_recover(struct sffs_journal *j, u64 end)
 		end = start;
 	pr_warn("sffs: %s: program failure in erase block %u: its last writes go elsewhere, and it will be retired\n",
 		io->mtd->name, eb);
-	buf = sffs_kvmalloc_nofs(io->erase_size);
+	buf = kvmalloc(io->erase_size, GFP_NOFS);
 	if (!buf || !sffs_io_retire(io, eb)) {
 		err = buf ? -EIO : -ENOMEM;
 		goto out;
