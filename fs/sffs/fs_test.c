@@ -2300,6 +2300,10 @@ out_flash:
  * @got: what write() took of a new file before it failed (out)
  * @after: what statfs offered after that (out)
  * @rounds: more rounds of collection (out)
+ * @wide: those of them that were wide (out)
+ * @runs: runs of collection from the new file's first write() to its
+ *	  fsync (out)
+ * @commits: commits meanwhile (out)
  */
 struct near_full {
 	u32 blocks;
@@ -2307,8 +2311,8 @@ struct near_full {
 	u64 overwrite;
 	u64 seed;
 	bool gc_fails;
-	u64 free0, jres, offered, got, after;
-	unsigned long rounds;
+	u64 free0, jres, offered, got, after, commits;
+	unsigned long rounds, wide, runs;
 };
 
 static void dark_fail_gc(bool on)
@@ -2438,8 +2442,6 @@ static void near_full_run(struct kunit *test, struct near_full *r)
 	start = rnd;
 	r->got = 0;
 	j = &SFFS_SB(mnt->mnt_sb)->j;
-	r->free0 = j->free;
-	r->jres = sffs_journal_reserve(j);
 	if (r->gc_fails) {
 		/* dark_after() writes to it: creating it then would fail */
 		more = file_open_root_mnt(mnt, "more", O_CREAT | O_WRONLY,
@@ -2450,6 +2452,18 @@ static void near_full_run(struct kunit *test, struct near_full *r)
 			__fput_sync(more);
 	}
 	dark_fail_gc(r->gc_fails);
+	/*
+	 * Under the mutex, and with fault injection on where it is wanted:
+	 * background writeback may be between a round of collection, whose
+	 * moves took free bytes, and the commit that gives the emptied
+	 * blocks back.
+	 */
+	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	r->free0 = j->free;
+	r->jres = sffs_journal_reserve(j);
+	r->runs = j->gc.runs;
+	r->commits = j->commit;
+	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
 	do {
 		prandom_bytes_state(&rnd, buf, 4096);
 		n = kernel_write(f, buf, 4096, &pos);
@@ -2457,11 +2471,17 @@ static void near_full_run(struct kunit *test, struct near_full *r)
 	} while (n == 4096);
 	err = vfs_fsync(f, 0);
 	__fput_sync(f);
+	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	r->runs = j->gc.runs - r->runs;
+	r->commits = j->commit - r->commits;
+	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
 	r->after = vfs_statfs(&root, &st) ? U64_MAX : st.f_bavail * st.f_bsize;
 	r->rounds = SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds;
-	kunit_info(test, "%d MiB filled, %llu KiB overwritten: statfs offered %llu KiB (%llu KiB free), write() took %llu KiB, then %zd; fsync %d; statfs then offered %llu KiB; %lu more rounds of collection\n",
+	r->wide = SFFS_SB(mnt->mnt_sb)->j.gc.wide_rounds;
+	kunit_info(test, "%d MiB filled, %llu KiB overwritten: statfs offered %llu KiB (%llu KiB free), write() took %llu KiB, then %zd; fsync %d; statfs then offered %llu KiB; %lu more rounds of collection, %lu of them wide; %lu runs and %llu commits from the first write() to the fsync\n",
 		   nf, user >> 10, r->offered >> 10, r->free0 >> 10,
-		   r->got >> 10, n, err, r->after >> 10, r->rounds);
+		   r->got >> 10, n, err, r->after >> 10, r->rounds, r->wide,
+		   r->runs, r->commits);
 	KUNIT_EXPECT_EQ(test, n, (ssize_t)-ENOSPC);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "fsync of what write() took");
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
@@ -2527,16 +2547,17 @@ static void sffs_fs_statfs_writable(struct kunit *test)
 
 /*
  * Dead bytes that garbage collection cannot free ("dark" space: spread too
- * thin for a round to win an erase block, or in blocks that cannot be
- * read whole) are counted as space until collection tries them.  It must
- * be write() that finds out, not writeback: on the flash of
- * sffs_fs_statfs_writable, with every round of collection finding nothing
- * to free (fault injection), a new file written a page at a time must
- * get ENOSPC from write() while fsync succeeds and every byte write()
- * took reads back after a remount; statfs then offers less than an erase
- * block.  Before collection ran when a write was budgeted, write() took
- * what only the dead bytes backed, writeback failed and fsync reported
- * ENOSPC.
+ * thin for even a wide round to win an eighth of an erase block, or in
+ * blocks that cannot be read whole) are counted as space until collection
+ * tries them.  It must be write() that finds out, not writeback: on the
+ * flash of sffs_fs_statfs_writable, with every round of collection
+ * finding nothing to free (fault injection), a new file written a page at
+ * a time must get ENOSPC from write() while fsync succeeds and every byte
+ * write() took reads back after a remount; statfs then offers less than
+ * an erase block, and collection is not tried again for every node
+ * written back.  Before collection ran when a write was budgeted, write()
+ * took what only the dead bytes backed, writeback failed and fsync
+ * reported ENOSPC.
  */
 static void sffs_fs_statfs_dark(struct kunit *test)
 {
@@ -2556,6 +2577,13 @@ static void sffs_fs_statfs_dark(struct kunit *test)
 			r.free0 - r.jres - 3ULL * RF_ERASESIZE);
 	KUNIT_EXPECT_LT(test, r.got, r.free0);
 	KUNIT_EXPECT_LT(test, r.after, (u64)RF_ERASESIZE);
+	/*
+	 * Once a run found nothing to win, neither writeback nor write()
+	 * tries again before a commit: each try would move and commit with
+	 * free bytes that back the page cache.  At most a run of each after
+	 * every commit; without the wait, one for every node written back.
+	 */
+	KUNIT_EXPECT_LE(test, r.runs, 2 * (r.commits + 1));
 }
 
 /*

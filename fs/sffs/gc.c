@@ -542,6 +542,7 @@ static int sffs_gc_index(struct sffs_journal *j, struct sffs_index_node *ix,
 
 #define SFFS_GC_EMPTY	1	/* the block was never written */
 #define SFFS_GC_REFUSED	2	/* the block cannot be walked: keep it */
+#define SFFS_GC_ROOM	3	/* a round stopped: no room for more moves */
 
 /*
  * Empty erase block @eb.  Return 0 when its live nodes were moved,
@@ -682,7 +683,16 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 		return true;
 	if (j->wl_stage == 2 || j->starved)
 		return true;
-	return sffs_free_blocks(j) < sffs_gc_low(j);
+	if (sffs_free_blocks(j) >= sffs_gc_low(j))
+		return false;
+	/*
+	 * The last run found nothing more to win.  Near a full flash every
+	 * write would try again, each try moving and committing with free
+	 * bytes that back the page cache: wait until a commit, or an erase
+	 * block's worth of newly dead bytes, may change what it finds.
+	 */
+	return !j->gc_failed || j->commit != j->gc_failed_commit ||
+	       j->dirty >= j->gc_failed_dirty + j->io->erase_size;
 }
 
 /*
@@ -832,8 +842,8 @@ static bool sffs_gc_should_fail(void)
  * SFFS_MAX_FREEABLE are waiting for the commit that frees them, or the
  * room left is what that commit needs.
  *
- * Return: 0, -ENOSPC when a pass over the table found too few victims,
- * or an error.
+ * Return: 0, SFFS_GC_ROOM when it stopped for lack of room, -ENOSPC when
+ * a pass over the table found too few victims, or an error.
  */
 static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 			 unsigned int least)
@@ -854,13 +864,17 @@ static int sffs_gc_round(struct sffs_journal *j, void *buf, u64 want,
 		 * (sffs_commit_prepare()) are its last resort.
 		 */
 		if (j->nfreeable && !sffs_gc_fits(j))
-			break;
+			return SFFS_GC_ROOM;
 		if (!j->nvictim) {
 			/*
 			 * A pass over the table, and a window more, without
-			 * enough to free: give up
+			 * enough to free: give up.  A wide round (see
+			 * sffs_gc_run()) may take the victims of enough
+			 * scans more for the blocks it wants emptied.
 			 */
-			if (scans++ == windows + 1)
+			if (scans++ == windows + 1 +
+			    (least == SFFS_MAX_FREEABLE ?
+			     SFFS_MAX_FREEABLE / SFFS_GC_VICTIMS : 0))
 				return -ENOSPC;
 			err = sffs_scan(j, true);
 			/* a window without victims: the next one */
@@ -896,6 +910,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 {
 	u64 want = low + clamp(j->jmax / 2, 4U, 16U);
 	unsigned int least = 0, round;
+	bool cut;
 	u64 before;
 	void *buf;
 	int err = 0;
@@ -910,7 +925,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 		least = 4;
 	}
 	for (round = 0; ; round++) {
-		before = sffs_gc_room(j);
+		before = j->free;
 		j->in_gc = true;
 		/* scrubbing and wear levelling once a run, before collection */
 		if (!round)
@@ -920,6 +935,10 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 		if (!err)
 			err = sffs_gc_round(j, buf, want, least);
 		j->in_gc = false;
+		/* a round the room cut short would be no wider tried again */
+		cut = err == SFFS_GC_ROOM;
+		if (cut)
+			err = 0;
 		trace_sffs_gc(j->io->mtd->index, sffs_free_blocks(j),
 			      j->nfreeable, err);
 		if (!j->nfreeable || (err && err != -ENOSPC))
@@ -928,20 +947,40 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 		if (err || !more || sffs_free_blocks(j) >= low)
 			break;
 		/*
-		 * A round that did not win a whole erase block is not worth
-		 * another: the dead space left is too thin to collect.
+		 * Each commit rewrites the index nodes above the nodes moved,
+		 * whatever the round emptied: where dead bytes are thin, a
+		 * round of a few victims may win less than its commit takes,
+		 * and more victims share the index nodes their moves dirty.
+		 * A round that did not win an eighth of an erase block in
+		 * free bytes is tried again wide, wanting SFFS_MAX_FREEABLE
+		 * victims (sffs_gc_fits() still bounds it), and the rounds of
+		 * the run stay wide.  A wide round, or one the room cut
+		 * short, that wins less ends the run: the dead space left is
+		 * too thin to collect.  Bytes, not whole blocks: a round that
+		 * wins less than a block leaves the next one closer.
 		 */
-		if (sffs_gc_room(j) <= before) {
-			err = -ENOSPC;
-			break;
+		if (j->free < before + j->io->erase_size / 8) {
+			if (least == SFFS_MAX_FREEABLE || cut) {
+				err = -ENOSPC;
+				break;
+			}
+			least = SFFS_MAX_FREEABLE;
+		} else if (least < SFFS_MAX_FREEABLE) {
+			least = 0;
 		}
-		least = 0;
+		if (least == SFFS_MAX_FREEABLE)
+			j->gc.wide_rounds++;
 		j->gc.more_rounds++;
 	}
 	kvfree(buf);
 	/* what was dark may have been collected: see sffs_gc_cover() */
 	if (!err)
 		j->dark = 0;
+	if (more) {
+		j->gc_failed = err == -ENOSPC;
+		j->gc_failed_commit = j->commit;
+		j->gc_failed_dirty = j->dirty;
+	}
 	return err;
 }
 
@@ -961,12 +1000,15 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
  * round may empty before a commit (SFFS_MAX_FREEABLE) may not make up for
  * what the moves took.  Rounds then go on, a commit after each, while
  * fewer blocks than the low watermark are free and each round wins an
- * erase block at least: what statfs and the page budget count as space,
- * dead bytes included, must stay writable, or writeback would fail with
- * data the page cache accepted.  Above the watermark, the next write
- * that wants collection runs it again: going on to the higher target
- * here committed more often for the same blocks.  A run makes at most as
- * many rounds as the watermark and the journal list hold blocks.
+ * eighth of an erase block at least, or is tried again wide (see
+ * sffs_gc_run()): what statfs and the page budget count as space, dead
+ * bytes included, must stay writable, or writeback would fail with data
+ * the page cache accepted.  Above the watermark, the next write that
+ * wants collection runs it again: going on to the higher target here
+ * committed more often for the same blocks.  Every round a run goes on
+ * after wins an eighth of an erase block in free bytes, but the one that
+ * is tried again wide: a run makes at most eight rounds for each erase
+ * block of free bytes those rounds win, and two more.
  *
  * Return: 0, -ENOSPC when nothing more can be collected, or an error.
  */
@@ -983,16 +1025,17 @@ int sffs_gc(struct sffs_journal *j)
  *
  * statfs and sffs_space() count dead bytes as space, but only garbage
  * collection turns them into free erase blocks, and where they are spread
- * too thin for a round to win an erase block, or sit in blocks it must
- * leave alone, it cannot: that is *dark* space.  Writeback must not be
- * the one to find that out, with pages write() accepted and nowhere to
- * write them.  So the free bytes must cover what is promised, what the
- * next commit may need and three erase blocks: one for a victim to move,
- * one a commit may open, and the one the journal keeps for the restart
- * after a power cut.  When they do not, collection runs here, before
- * more is promised, in rounds until they do; when it finds nothing and
- * the journal holds blocks written since the last commit, which it may
- * not take, a commit lets it have them and it tries once more.
+ * too thin for even a wide round (sffs_gc_run()) to win an eighth of an
+ * erase block, or sit in blocks it must leave alone, it cannot: that is
+ * *dark* space.  Writeback must not be the one to find that out, with
+ * pages write() accepted and nowhere to write them.  So the free bytes
+ * must cover what is promised, what the next commit may need and three
+ * erase blocks: one for a victim to move, one a commit may open, and the
+ * one the journal keeps for the restart after a power cut.  When they do
+ * not, collection runs here, before more is promised, in rounds until
+ * they do; when it finds nothing and the journal holds blocks written
+ * since the last commit, which it may not take, a commit lets it have
+ * them and it tries once more.
  *
  * If that is not enough, the caller fails with ENOSPC and the dead bytes
  * are counted dark (@j->dark): statfs stops offering them, and this

@@ -69,6 +69,8 @@ struct sffs_eb_info {
  *	for later
  * @more_rounds: rounds of collection a run went on with after a commit,
  *	the dead bytes being too thin for one round to free enough
+ * @wide_rounds: more rounds that wanted SFFS_MAX_FREEABLE victims, an
+ *	earlier round of the run having won too little
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -86,6 +88,7 @@ struct sffs_gc_stats {
 	u64 table_bytes;
 	unsigned long table_deferred;
 	unsigned long more_rounds;
+	unsigned long wide_rounds;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;
@@ -114,6 +117,11 @@ struct sffs_gc_stats {
  *	  promised, 0 once a collection reaches its target: not counted as
  *	  space (sffs_gc_cover())
  * @dark_commit: @commit when @dark was set
+ * @gc_failed: the last collection run in rounds ended with nothing more
+ *	       to win: sffs_gc_wanted() waits for @gc_failed_commit or
+ *	       @gc_failed_dirty to change what it would find
+ * @gc_failed_commit: @commit when it ended
+ * @gc_failed_dirty: @dirty then
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
@@ -213,6 +221,9 @@ struct sffs_journal {
 	u64 dirty;
 	u64 dark;
 	u64 dark_commit;
+	bool gc_failed;
+	u64 gc_failed_commit;
+	u64 gc_failed_dirty;
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
