@@ -69,6 +69,11 @@ for fs in $fss; do
 		./aging $mnt $fs "$pct" $((size_mb * times)) "$seed" $mc || rc=1
 		wear $fs
 		echo "# $fs: $(df -k $mnt | tail -n 1)"
+		# where the programmed bytes went: commits, index and table
+		# bytes, collection (the remounts below reset these counters)
+		case $fs in
+		sffs*) sed "s/^/# $fs: aged: /" $dbg/sffs/mtd$mtd/stats ;;
+		esac
 		fs_umount $fs || rc=1
 	fi
 	if [ $rc = 0 ]; then

@@ -22,6 +22,7 @@ END = '.. end of the bench-aging figures'
 # aging.md heading -> rst heading
 SECTIONS = [
     ('Free space when empty, MiB', 'Free space when empty, MiB'),
+    ('Data kept, MiB', 'Data kept after the fill, MiB'),
     ('Steady state, MiB/s', 'Steady state, MiB/s written'),
     ('Last twentieth of the steady state, MiB/s',
      'Last twentieth of the steady state, MiB/s written'),
