@@ -662,16 +662,22 @@ u64 sffs_dark(const struct sffs_journal *j)
 }
 
 /*
- * Collection could not cover what was promised, and since then neither
- * has a commit moved the journal on (the blocks it lists cannot be
- * collected) nor has an erase block's worth of bytes died: trying again
- * would only move and commit, taking free bytes that back what the page
- * cache was promised.
+ * Neither has a commit moved the journal on since @commit (the blocks it
+ * lists cannot be collected) nor has an erase block's worth of bytes
+ * died since there were @dirty: a collection that found too little then
+ * would find no more now, and trying again would only move and commit,
+ * taking free bytes that back what the page cache was promised.
  */
+static bool sffs_gc_unchanged(const struct sffs_journal *j, u64 commit,
+			      u64 dirty)
+{
+	return j->commit == commit && j->dirty < dirty + j->io->erase_size;
+}
+
+/* Collection could not cover what was promised, and nothing has changed */
 static bool sffs_dark_waits(const struct sffs_journal *j)
 {
-	return j->dark && j->commit == j->dark_commit &&
-	       j->dirty < j->dark + j->io->erase_size;
+	return j->dark && sffs_gc_unchanged(j, j->dark_commit, j->dark);
 }
 
 bool sffs_gc_wanted(const struct sffs_journal *j)
@@ -686,13 +692,12 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 	if (sffs_free_blocks(j) >= sffs_gc_low(j))
 		return false;
 	/*
-	 * The last run found nothing more to win.  Near a full flash every
-	 * write would try again, each try moving and committing with free
-	 * bytes that back the page cache: wait until a commit, or an erase
-	 * block's worth of newly dead bytes, may change what it finds.
+	 * The last run found nothing more to win, and near a full flash
+	 * every write would try again: wait, as sffs_gc_cover() does, for
+	 * something to change.
 	 */
-	return !j->gc_failed || j->commit != j->gc_failed_commit ||
-	       j->dirty >= j->gc_failed_dirty + j->io->erase_size;
+	return !j->gc_failed ||
+	       !sffs_gc_unchanged(j, j->gc_failed_commit, j->gc_failed_dirty);
 }
 
 /*
