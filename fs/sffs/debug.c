@@ -41,6 +41,9 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "replayed_nodes %lu\n", j->replayed);
 	seq_printf(m, "commit %llu\n", j->commit);
 	seq_printf(m, "commits %lu\n", j->commits);
+	seq_printf(m, "commits_journal_full %lu\n", j->commits_full);
+	seq_printf(m, "commits_ram_limit %lu\n", j->commits_ram);
+	seq_printf(m, "commits_gc %lu\n", j->commits_gc);
 	seq_printf(m, "sqnum %llu\n", j->sqnum);
 	seq_printf(m, "next_ino %llu\n", j->next_ino);
 	seq_printf(m, "free_bytes %llu\n", j->free);
@@ -71,6 +74,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_blocks %lu\n", j->gc.blocks);
 	seq_printf(m, "gc_more_rounds %lu\n", j->gc.more_rounds);
 	seq_printf(m, "gc_wide_rounds %lu\n", j->gc.wide_rounds);
+	seq_printf(m, "gc_ahead_runs %lu\n", j->gc.ahead_runs);
 	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "commit_index_bytes %llu\n", j->gc.index_bytes);

@@ -64,6 +64,13 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
 	return clamp(j->io->eb_count / 16, 2U, j->jmax / 2 + 4);
 }
 
+/*
+ * Collection ahead of the end of the journal list (sffs_gc_ahead()) starts
+ * once the write head is in the last this many blocks of the list: what
+ * the victims' moves take must fit in what is left of it.
+ */
+#define SFFS_GC_AHEAD		2
+
 /* Table pages one scan reads: 2,048 erase blocks */
 #define SFFS_SCAN_PAGES		16
 
@@ -680,6 +687,35 @@ static bool sffs_dark_waits(const struct sffs_journal *j)
 	return j->dark && sffs_gc_unchanged(j, j->dark_commit, j->dark);
 }
 
+/*
+ * Free blocks the commit that ends the journal list takes to list again
+ * (sffs_journal_relist()): the blocks the journal left behind, and one
+ * more if the head's block is too full to be listed.
+ */
+static u64 sffs_relist_takes(const struct sffs_journal *j)
+{
+	return j->jmax - min(j->jmax, j->jcnt - j->jcur) + 1;
+}
+
+/*
+ * Every commit lists again as many free blocks as the journal used since
+ * the one before.  In the steady state of a nearly full flash, the commit
+ * that ends a journal list so leaves fewer free blocks than the low
+ * watermark, the next write collects, and the collection commits again:
+ * two commits for each journal list, each rewriting the index nodes and
+ * table pages it dirtied, and the second for a journal barely begun.  So
+ * when the head reaches the end of the list and its commit would leave
+ * too few free blocks, collection runs first, a round of it, and its
+ * commit both ends the list and frees the blocks the next one takes.  Once
+ * a commit: a round that freed nothing is not tried again before the next.
+ */
+static bool sffs_gc_ahead(const struct sffs_journal *j)
+{
+	return j->jcnt - j->jcur - 1 < SFFS_GC_AHEAD &&
+	       j->gc_ahead_commit != j->commit &&
+	       sffs_free_blocks(j) < sffs_gc_low(j) + sffs_relist_takes(j);
+}
+
 bool sffs_gc_wanted(const struct sffs_journal *j)
 {
 	if (j->in_gc || j->in_commit || j->io->ro)
@@ -690,7 +726,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 	if (j->wl_stage == 2 || j->starved)
 		return true;
 	if (sffs_free_blocks(j) >= sffs_gc_low(j))
-		return false;
+		return sffs_gc_ahead(j);
 	/*
 	 * The last run found nothing more to win, and near a full flash
 	 * every write would try again: wait, as sffs_gc_cover() does, for
@@ -948,6 +984,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 			      j->nfreeable, err);
 		if (!j->nfreeable || (err && err != -ENOSPC))
 			break;
+		j->commits_gc++;
 		err = sffs_journal_commit(j);
 		if (err || !more || sffs_free_blocks(j) >= low)
 			break;
@@ -978,8 +1015,11 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 		j->gc.more_rounds++;
 	}
 	kvfree(buf);
-	/* what was dark may have been collected: see sffs_gc_cover() */
-	if (!err)
+	/*
+	 * What was dark may have been collected (see sffs_gc_cover()); a
+	 * single round, ahead or before an unmount, does not say so.
+	 */
+	if (!err && more)
 		j->dark = 0;
 	if (more) {
 		j->gc_failed = err == -ENOSPC;
@@ -1015,11 +1055,22 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
  * is tried again wide: a run makes at most eight rounds for each erase
  * block of free bytes those rounds win, and two more.
  *
+ * Above the watermark, a run ahead of the end of the journal list
+ * (sffs_gc_ahead()) is one round, which wants the blocks the next list
+ * takes as well.
+ *
  * Return: 0, -ENOSPC when nothing more can be collected, or an error.
  */
 int sffs_gc(struct sffs_journal *j)
 {
-	return sffs_gc_run(j, true, sffs_gc_low(j));
+	u64 low = sffs_gc_low(j);
+
+	if (!j->starved && sffs_free_blocks(j) >= low && sffs_gc_ahead(j)) {
+		j->gc_ahead_commit = j->commit;
+		j->gc.ahead_runs++;
+		return sffs_gc_run(j, false, low + sffs_relist_takes(j));
+	}
+	return sffs_gc_run(j, true, low);
 }
 
 /**
@@ -1069,6 +1120,7 @@ int sffs_gc_cover(struct sffs_journal *j, u64 promised)
 	low = max(low, sffs_gc_low(j));
 	err = sffs_gc_run(j, true, low);
 	if (err == -ENOSPC && j->free < need && j->jcur) {
+		j->commits_gc++;
 		err = sffs_journal_commit(j);
 		if (!err)
 			err = sffs_gc_run(j, true, low);

@@ -628,6 +628,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 				/* the commit needs free blocks the table has not */
 				if (j->starved && !j->in_gc)
 					sffs_gc(j);
+				j->commits_full++;
 				err = sffs_journal_commit(j);
 			}
 		}
@@ -657,8 +658,10 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 	}
 	/* hints wait for later commits (sffs_ebt_fold()); states do not */
 	if (j->idx.nr_dirty > j->max_dirty ||
-	    j->ebt_states > SFFS_MAX_EBT_CHANGES)
+	    j->ebt_states > SFFS_MAX_EBT_CHANGES) {
+		j->commits_ram++;
 		return sffs_journal_commit(j);
+	}
 	return 0;
 }
 

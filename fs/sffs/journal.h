@@ -71,6 +71,8 @@ struct sffs_eb_info {
  *	the dead bytes being too thin for one round to free enough
  * @wide_rounds: more rounds that wanted SFFS_MAX_FREEABLE victims, an
  *	earlier round of the run having won too little
+ * @ahead_runs: runs started before the journal list ran out, so that one
+ *	commit both ends the journal and frees the blocks the next list takes
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -89,6 +91,7 @@ struct sffs_gc_stats {
 	unsigned long table_deferred;
 	unsigned long more_rounds;
 	unsigned long wide_rounds;
+	unsigned long ahead_runs;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;
@@ -122,6 +125,8 @@ struct sffs_gc_stats {
  *	       @gc_failed_dirty to change what it would find
  * @gc_failed_commit: @commit when it ended
  * @gc_failed_dirty: @dirty then
+ * @gc_ahead_commit: @commit when collection last ran ahead of the end of
+ *		     the journal list (sffs_gc_ahead())
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
@@ -129,6 +134,11 @@ struct sffs_gc_stats {
  *	      included: it ends a writable mount
  * @replayed: nodes found by replay at mount
  * @commits: commits since mount
+ * @commits_full: of those, commits started because the journal list was
+ *		  used up
+ * @commits_ram: ... because more znodes or table states were dirty than
+ *		 RAM may hold
+ * @commits_gc: ... by garbage collection, to free the blocks it emptied
  * @ebt: changes to the erase-block table not yet committed, by erase block
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
@@ -224,12 +234,16 @@ struct sffs_journal {
 	bool gc_failed;
 	u64 gc_failed_commit;
 	u64 gc_failed_dirty;
+	u64 gc_ahead_commit;
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
 	bool fold_all;
 	unsigned long replayed;
 	unsigned long commits;
+	unsigned long commits_full;
+	unsigned long commits_ram;
+	unsigned long commits_gc;
 	struct xarray ebt;
 	unsigned long ebt_nr;
 	unsigned long ebt_states;
