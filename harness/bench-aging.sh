@@ -34,6 +34,7 @@
 #                cannot mount 4 GiB and more and is left out there)
 #   BENCH_RUNS   guests per case                 (3)
 #   BENCH_REPEATS  clean mounts per guest        (3)
+#   BENCH_APPEND   more kernel parameters for every guest (A/B runs)
 #   BENCH_RESUME=1  keep every guest of an earlier run into the same OUT
 #                that passed with the same kernel, module, helpers and
 #                parameters, as bench-flash.sh does
@@ -67,7 +68,8 @@ guest() {
 	inputs=$(guest_inputs "$obj/$image" "$obj/mtdcount/mtdcount.ko" \
 		"$here/bench/aging-guest.sh" "$here/bench/flash-lib.sh" \
 		"$build/aging-x86_64/aging" "$ksft"/flash/* "$ksft"/sffs/* \
-		/bin/busybox -- "$*" "$times $pct $repeats")
+		/bin/busybox -- "$*" "$times $pct $repeats" \
+		"${BENCH_APPEND:-}")
 	guest_kept "$wd" "$inputs" && return 0
 	guest_fits "$wd" "$mem" || return 0
 	# a hard bound only: about a minute per 10 MiB of user writes
@@ -78,7 +80,7 @@ guest() {
 		--payload "$here/bench/flash-lib.sh:flash-lib.sh" \
 		--payload "$build/aging-x86_64/aging:aging" \
 		--payload "$obj/mtdcount/mtdcount.ko:mtdcount.ko" \
-		--append "$(flash_nandsim "$2")" --mem $mem \
+		--append "$(flash_nandsim "$2") ${BENCH_APPEND:-}" --mem $mem \
 		--timeout $((1200 + $2 * (times + 1) * 6)) \
 		--run "./aging-guest.sh $2 $times $pct $4 $repeats $3" |
 		grep -E '^(PASS|FAIL)' | sed 's/^/   /'

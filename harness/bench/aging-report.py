@@ -34,6 +34,23 @@ DERIVED = [
     ('ec_spread', lambda f: f['ec_max'] - f['ec_min']),
     # the standard deviation over the mean
     ('ec_cv', lambda f: f['ec_sd'] / f['ec_mean'] if f['ec_mean'] else None),
+    # SFFS's commits and collection, from the mount before the fill to the
+    # end of the steady state, in MiB
+    ('aged_index_MiB', lambda f: f['aged_commit_index_bytes'] / 2 ** 20),
+    ('aged_table_MiB', lambda f: f['aged_commit_table_bytes'] / 2 ** 20),
+    ('aged_moved_MiB', lambda f: f['aged_gc_moved_bytes'] / 2 ** 20),
+]
+
+# SFFS's own counters of the aged state (debugfs stats): what, label
+SFFS_AGED = [
+    ('aged_commits', 'commits'),
+    ('aged_commits_journal_full', 'of which for a full journal list'),
+    ('aged_commits_gc', 'of which by garbage collection'),
+    ('aged_gc_ahead_runs', 'collection runs ahead of the journal list\'s '
+     'end'),
+    ('aged_index_MiB', 'index nodes commits wrote, MiB'),
+    ('aged_table_MiB', 'erase-block table pages commits wrote, MiB'),
+    ('aged_moved_MiB', 'live nodes garbage collection moved, MiB'),
 ]
 
 
@@ -209,6 +226,19 @@ def markdown(res, sizes, fss, times, pct, runs, repeats):
     table('RAM after mount and ls -lR after aging, kB', 'slab_kB', '%d',
           note='Slab + VmallocUsed after the mount and a listing of the '
           'tree, minus the same before the mount, as in make bench-flash.')
+    if 'sffs' in present:
+        lines.extend([
+            '## Where SFFS\'s programmed bytes went', '',
+            'SFFS\'s counters (/sys/kernel/debug/sffs/mtdN/stats) from the '
+            'mount before the fill to the end of the steady state, fill '
+            'included.', '',
+            '| counter | ' + ' | '.join('%d MiB' % mb for mb in sizes) + ' |',
+            '|---|' + '---|' * len(sizes)])
+        for what, label in SFFS_AGED:
+            lines.append('| %s | ' % label + ' | '.join(
+                flashstat.cell(vals(mb, 'sffs', what), '%.0f')
+                for mb in sizes) + ' |')
+        lines.append('')
     s = res['summary']
     for what, title, spec in (('MiBps', 'MiB/s', '%.2f'),
                               ('wa', 'write amplification', '%.2f')):

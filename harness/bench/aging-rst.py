@@ -44,6 +44,8 @@ SECTIONS = [
      'Mount after a power cut after aging, ms'),
     ('RAM after mount and ls -lR after aging, kB',
      'Slab and vmalloc after mount and ``ls -lR`` after aging, kB'),
+    ('Where SFFS\'s programmed bytes went',
+     'Where SFFS\'s programmed bytes went, fill and steady state'),
 ]
 PLOTS = [('tput', 'User writes over the steady state at %d MiB'),
          ('wa', 'Write amplification over the steady state at %d MiB')]
