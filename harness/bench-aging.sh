@@ -69,7 +69,7 @@ guest() {
 		"$here/bench/aging-guest.sh" "$here/bench/flash-lib.sh" \
 		"$build/aging-x86_64/aging" "$ksft"/flash/* "$ksft"/sffs/* \
 		/bin/busybox -- "$*" "$times $pct $repeats" \
-		"${BENCH_APPEND:-}")
+		${BENCH_APPEND:+"$BENCH_APPEND"})
 	guest_kept "$wd" "$inputs" && return 0
 	guest_fits "$wd" "$mem" || return 0
 	# a hard bound only: about a minute per 10 MiB of user writes

@@ -41,8 +41,8 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "replayed_nodes %lu\n", j->replayed);
 	seq_printf(m, "commit %llu\n", j->commit);
 	seq_printf(m, "commits %lu\n", j->commits);
-	seq_printf(m, "commits_journal_full %lu\n", j->commits_full);
-	seq_printf(m, "commits_ram_limit %lu\n", j->commits_ram);
+	seq_printf(m, "commits_journal_full %lu\n", j->commits_journal_full);
+	seq_printf(m, "commits_ram_limit %lu\n", j->commits_ram_limit);
 	seq_printf(m, "commits_gc %lu\n", j->commits_gc);
 	seq_printf(m, "sqnum %llu\n", j->sqnum);
 	seq_printf(m, "next_ino %llu\n", j->next_ino);

@@ -2182,9 +2182,10 @@ static int aged_write(struct vfsmount *mnt, const char *name, u8 *buf,
  * in the steady state, must stay below 1.10; collecting victims by cost
  * and benefit instead of greedily (the block with the fewest live bytes)
  * moved several times the bytes, and the test failed.  Commits must stay
- * below 1.6 for each journal list's worth of bytes programmed: when
- * collection waited for the commit that ended a list to leave too few
- * free blocks, and then committed again itself, there were two.
+ * below 1.6 for each journal list's worth of bytes programmed, and
+ * collection must run ahead of the end of the lists: when it waited for
+ * the commit that ended a list to leave too few free blocks, and then
+ * committed again itself, there were two.
  *
  * The figure is not the same on every host: background writeback, which
  * depends on time, can write a file's pages before its fsync, and the
@@ -2245,7 +2246,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	index = j->gc.index_bytes;
 	table = j->gc.table_bytes;
 	commits = j->commits;
-	full = j->commits_full;
+	full = j->commits_journal_full;
 	gc = j->commits_gc;
 	ahead = j->gc.ahead_runs;
 	while (!err && nf && user < 2ULL * AGED_BLOCKS * RF_ERASESIZE) {
@@ -2282,13 +2283,14 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 		   div64_u64(prog * 1000, max(user, 1ULL)), moved >> 10,
 		   index >> 10, table >> 10, commits);
 	kunit_info(test, "commits: %lu for a full journal list, %lu by GC (%lu runs ahead of the list's end); %llu lists' worth programmed\n",
-		   j->commits_full - full, j->commits_gc - gc,
+		   j->commits_journal_full - full, j->commits_gc - gc,
 		   j->gc.ahead_runs - ahead, lists);
 	KUNIT_EXPECT_GT(test, user, 2ULL * AGED_BLOCKS * RF_ERASESIZE - 1);
 	/* the device was full enough for garbage collection to work */
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
 	KUNIT_EXPECT_LE(test, prog * 100, user * 110);
 	KUNIT_EXPECT_LE(test, (u64)commits * 5, lists * 8);
+	KUNIT_EXPECT_GT(test, j->gc.ahead_runs - ahead, 0UL);
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, sf->violations, 0U);

@@ -65,11 +65,13 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
 }
 
 /*
- * Collection ahead of the end of the journal list (sffs_gc_ahead()) starts
- * once the write head is in the last this many blocks of the list: what
- * the victims' moves take must fit in what is left of it.
+ * Collection ahead of the end of the journal list (sffs_gc_ahead_due())
+ * starts once the write head is in the last this many blocks of the list,
+ * where the moves of mostly dead victims fit.  Moves that do not fit end
+ * the list early, and its commit comes first, as it would have without
+ * the round ahead.
  */
-#define SFFS_GC_AHEAD		2
+#define SFFS_GC_AHEAD_BLOCKS	2
 
 /* Table pages one scan reads: 2,048 erase blocks */
 #define SFFS_SCAN_PAGES		16
@@ -688,9 +690,9 @@ static bool sffs_dark_waits(const struct sffs_journal *j)
 }
 
 /*
- * Free blocks the commit that ends the journal list takes to list again
- * (sffs_journal_relist()): the blocks the journal left behind, and one
- * more if the head's block is too full to be listed.
+ * At most the free blocks the commit that ends the journal list takes to
+ * list again (sffs_journal_relist()): the blocks the journal left behind,
+ * and one for the head's block, which may be too full to be listed.
  */
 static u64 sffs_relist_takes(const struct sffs_journal *j)
 {
@@ -698,21 +700,23 @@ static u64 sffs_relist_takes(const struct sffs_journal *j)
 }
 
 /*
- * Every commit lists again as many free blocks as the journal used since
- * the one before.  In the steady state of a nearly full flash, the commit
- * that ends a journal list so leaves fewer free blocks than the low
- * watermark, the next write collects, and the collection commits again:
- * two commits for each journal list, each rewriting the index nodes and
- * table pages it dirtied, and the second for a journal barely begun.  So
- * when the head reaches the end of the list and its commit would leave
- * too few free blocks, collection runs first, a round of it, and its
- * commit both ends the list and frees the blocks the next one takes.  Once
- * a commit: a round that freed nothing is not tried again before the next.
+ * Is a round of collection due ahead of the end of a journal list, whose
+ * commit would leave fewer free blocks than the low watermark?  Then that
+ * round's commit ends the list too: one commit where there were two (see
+ * "Garbage collection" in Documentation/filesystems/sffs.rst).
+ *
+ * Only for a whole list, which the journal has moved on in: a short one
+ * means free blocks are already scarce, and the runs below the watermark,
+ * which make sure each round wins something, are the ones to take over.
+ * And not again after a round that won too little until an erase block's
+ * worth of bytes died: every round commits.
  */
-static bool sffs_gc_ahead(const struct sffs_journal *j)
+static bool sffs_gc_ahead_due(const struct sffs_journal *j)
 {
-	return j->jcnt - j->jcur - 1 < SFFS_GC_AHEAD &&
-	       j->gc_ahead_commit != j->commit &&
+	return j->jcnt >= j->jmax && j->jcur &&
+	       j->jcnt - j->jcur - 1 < SFFS_GC_AHEAD_BLOCKS &&
+	       (!j->gc_ahead_idle ||
+		j->dirty >= j->gc_ahead_dirty + j->io->erase_size) &&
 	       sffs_free_blocks(j) < sffs_gc_low(j) + sffs_relist_takes(j);
 }
 
@@ -726,7 +730,7 @@ bool sffs_gc_wanted(const struct sffs_journal *j)
 	if (j->wl_stage == 2 || j->starved)
 		return true;
 	if (sffs_free_blocks(j) >= sffs_gc_low(j))
-		return sffs_gc_ahead(j);
+		return sffs_gc_ahead_due(j);
 	/*
 	 * The last run found nothing more to win, and near a full flash
 	 * every write would try again: wait, as sffs_gc_cover() does, for
@@ -984,8 +988,9 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 			      j->nfreeable, err);
 		if (!j->nfreeable || (err && err != -ENOSPC))
 			break;
-		j->commits_gc++;
 		err = sffs_journal_commit(j);
+		if (!err)
+			j->commits_gc++;
 		if (err || !more || sffs_free_blocks(j) >= low)
 			break;
 		/*
@@ -1016,10 +1021,11 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 	}
 	kvfree(buf);
 	/*
-	 * What was dark may have been collected (see sffs_gc_cover()); a
-	 * single round, ahead or before an unmount, does not say so.
+	 * What was dark may have been collected (see sffs_gc_cover()): a run
+	 * in rounds that did not fail reached its target, a single round
+	 * (ahead, or before an unmount) if the low watermark is reached.
 	 */
-	if (!err && more)
+	if (!err && (more || sffs_free_blocks(j) >= sffs_gc_low(j)))
 		j->dark = 0;
 	if (more) {
 		j->gc_failed = err == -ENOSPC;
@@ -1056,7 +1062,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
  * block of free bytes those rounds win, and two more.
  *
  * Above the watermark, a run ahead of the end of the journal list
- * (sffs_gc_ahead()) is one round, which wants the blocks the next list
+ * (sffs_gc_ahead_due()) is one round, which wants the blocks the next list
  * takes as well.
  *
  * Return: 0, -ENOSPC when nothing more can be collected, or an error.
@@ -1065,10 +1071,16 @@ int sffs_gc(struct sffs_journal *j)
 {
 	u64 low = sffs_gc_low(j);
 
-	if (!j->starved && sffs_free_blocks(j) >= low && sffs_gc_ahead(j)) {
-		j->gc_ahead_commit = j->commit;
+	u64 before = j->free;
+	int err;
+
+	if (!j->starved && sffs_free_blocks(j) >= low && sffs_gc_ahead_due(j)) {
 		j->gc.ahead_runs++;
-		return sffs_gc_run(j, false, low + sffs_relist_takes(j));
+		err = sffs_gc_run(j, false, low + sffs_relist_takes(j));
+		/* the list's end was due: only what the victims gave counts */
+		j->gc_ahead_idle = j->free < before + j->io->erase_size / 8;
+		j->gc_ahead_dirty = j->dirty;
+		return err;
 	}
 	return sffs_gc_run(j, true, low);
 }
@@ -1098,7 +1110,7 @@ int sffs_gc(struct sffs_journal *j)
  * function does not try collection again until a commit or an erase
  * block's worth of newly dead bytes may have changed what it finds;
  * writes the free bytes cover go on meanwhile.  A collection that
- * reaches its target forgets them.
+ * reaches its target (a round ahead, the low watermark) forgets them.
  *
  * Return: 0, -ENOSPC, -EROFS, or an error.
  */
@@ -1120,10 +1132,11 @@ int sffs_gc_cover(struct sffs_journal *j, u64 promised)
 	low = max(low, sffs_gc_low(j));
 	err = sffs_gc_run(j, true, low);
 	if (err == -ENOSPC && j->free < need && j->jcur) {
-		j->commits_gc++;
 		err = sffs_journal_commit(j);
-		if (!err)
+		if (!err) {
+			j->commits_gc++;
 			err = sffs_gc_run(j, true, low);
+		}
 	}
 	if (err && err != -ENOSPC)
 		return err;

@@ -628,8 +628,9 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 				/* the commit needs free blocks the table has not */
 				if (j->starved && !j->in_gc)
 					sffs_gc(j);
-				j->commits_full++;
 				err = sffs_journal_commit(j);
+				if (!err)
+					j->commits_journal_full++;
 			}
 		}
 		op = sffs_io_head(j->io);
@@ -659,10 +660,11 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 	/* hints wait for later commits (sffs_ebt_fold()); states do not */
 	if (j->idx.nr_dirty > j->max_dirty ||
 	    j->ebt_states > SFFS_MAX_EBT_CHANGES) {
-		j->commits_ram++;
-		return sffs_journal_commit(j);
+		err = sffs_journal_commit(j);
+		if (!err)
+			j->commits_ram_limit++;
 	}
-	return 0;
+	return err;
 }
 
 /* Make everything journaled so far survive a power cut */

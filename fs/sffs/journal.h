@@ -125,8 +125,11 @@ struct sffs_gc_stats {
  *	       @gc_failed_dirty to change what it would find
  * @gc_failed_commit: @commit when it ended
  * @gc_failed_dirty: @dirty then
- * @gc_ahead_commit: @commit when collection last ran ahead of the end of
- *		     the journal list (sffs_gc_ahead())
+ * @gc_ahead_idle: the last round ahead of the end of the journal list
+ *		   (sffs_gc_ahead_due()) won less than an eighth of an erase
+ *		   block: the next waits for an erase block's worth of newly
+ *		   dead bytes past @gc_ahead_dirty
+ * @gc_ahead_dirty: @dirty when that round ended
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
@@ -134,11 +137,14 @@ struct sffs_gc_stats {
  *	      included: it ends a writable mount
  * @replayed: nodes found by replay at mount
  * @commits: commits since mount
- * @commits_full: of those, commits started because the journal list was
- *		  used up
- * @commits_ram: ... because more znodes or table states were dirty than
- *		 RAM may hold
- * @commits_gc: ... by garbage collection, to free the blocks it emptied
+ * @commits_journal_full: commits that succeeded and were started because
+ *			  the journal list was used up
+ * @commits_ram_limit: commits that succeeded and were started because more
+ *		       znodes or table states were dirty than RAM may hold
+ * @commits_gc: commits that succeeded and were started by garbage
+ *		collection: those of its runs (victims, scrubbing, wear
+ *		levelling, retiring blocks), and the one sffs_gc_cover() makes
+ *		to take the journal's blocks back
  * @ebt: changes to the erase-block table not yet committed, by erase block
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
@@ -234,15 +240,16 @@ struct sffs_journal {
 	bool gc_failed;
 	u64 gc_failed_commit;
 	u64 gc_failed_dirty;
-	u64 gc_ahead_commit;
+	bool gc_ahead_idle;
+	u64 gc_ahead_dirty;
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
 	bool fold_all;
 	unsigned long replayed;
 	unsigned long commits;
-	unsigned long commits_full;
-	unsigned long commits_ram;
+	unsigned long commits_journal_full;
+	unsigned long commits_ram_limit;
 	unsigned long commits_gc;
 	struct xarray ebt;
 	unsigned long ebt_nr;

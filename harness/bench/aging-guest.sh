@@ -72,10 +72,12 @@ for fs in $fss; do
 		# where the programmed bytes went: commits, index and table
 		# bytes, collection (the remounts below reset these counters)
 		case $fs in
-		sffs*) sed "s/^/# $fs: aged: /" $dbg/sffs/mtd$mtd/stats
-		       awk -v fs=$fs '$1 ~ /^(commits|commits_journal_full|commits_gc|gc_ahead_runs|commit_index_bytes|commit_table_bytes|gc_moved_bytes)$/ {
+		sffs*)
+			sed "s/^/# $fs: aged: /" $dbg/sffs/mtd$mtd/stats
+			awk -v fs=$fs '$1 ~ /^(commits|commits_journal_full|commits_gc|gc_ahead_runs|commit_index_bytes|commit_table_bytes|gc_moved_bytes)$/ {
 				printf "# METRIC %s_aged_%s %s\n", fs, $1, $2 }' \
-			$dbg/sffs/mtd$mtd/stats ;;
+				$dbg/sffs/mtd$mtd/stats
+			;;
 		esac
 		fs_umount $fs || rc=1
 	fi
