@@ -705,9 +705,10 @@ static u64 sffs_relist_takes(const struct sffs_journal *j)
  * round's commit ends the list too: one commit where there were two (see
  * "Garbage collection" in Documentation/filesystems/sffs.rst).
  *
- * Only for a whole list, which the journal has moved on in: a short one
- * means free blocks are already scarce, and the runs below the watermark,
- * which make sure each round wins something, are the ones to take over.
+ * Only for a whole list, which the journal has moved on in: the commit
+ * lists before the victims it frees are free, and a list it could not
+ * fill means free blocks are scarce; the runs below the watermark, which
+ * make sure each round wins something, take over then.
  * And not again after a round that won too little until an erase block's
  * worth of bytes died: every round commits.
  */
@@ -716,7 +717,7 @@ static bool sffs_gc_ahead_due(const struct sffs_journal *j)
 	return j->jcnt >= j->jmax && j->jcur &&
 	       j->jcnt - j->jcur - 1 < SFFS_GC_AHEAD_BLOCKS &&
 	       (!j->gc_ahead_idle ||
-		j->dirty >= j->gc_ahead_dirty + j->io->erase_size) &&
+		j->died >= j->gc_ahead_died + j->io->erase_size) &&
 	       sffs_free_blocks(j) < sffs_gc_low(j) + sffs_relist_takes(j);
 }
 
@@ -1022,10 +1023,11 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 	kvfree(buf);
 	/*
 	 * What was dark may have been collected (see sffs_gc_cover()): a run
-	 * in rounds that did not fail reached its target, a single round
-	 * (ahead, or before an unmount) if the low watermark is reached.
+	 * in rounds that did not fail reached its target; after a single
+	 * round (ahead, or before an unmount), the free bytes must cover
+	 * what sffs_gc_cover() wanted when it counted them dark.
 	 */
-	if (!err && (more || sffs_free_blocks(j) >= sffs_gc_low(j)))
+	if (!err && (more || j->free >= j->dark_need))
 		j->dark = 0;
 	if (more) {
 		j->gc_failed = err == -ENOSPC;
@@ -1071,15 +1073,20 @@ int sffs_gc(struct sffs_journal *j)
 {
 	u64 low = sffs_gc_low(j);
 
-	u64 before = j->free;
+	u64 esize = j->io->erase_size, moved = j->gc.moved;
+	unsigned long blocks = j->gc.blocks;
 	int err;
 
 	if (!j->starved && sffs_free_blocks(j) >= low && sffs_gc_ahead_due(j)) {
 		j->gc.ahead_runs++;
 		err = sffs_gc_run(j, false, low + sffs_relist_takes(j));
-		/* the list's end was due: only what the victims gave counts */
-		j->gc_ahead_idle = j->free < before + j->io->erase_size / 8;
-		j->gc_ahead_dirty = j->dirty;
+		/*
+		 * What the victims gave, less what their moves took; not the
+		 * commit, which the end of the list was due anyway.
+		 */
+		j->gc_ahead_idle = (j->gc.blocks - blocks) * esize <
+				   j->gc.moved - moved + esize / 8;
+		j->gc_ahead_died = j->died;
 		return err;
 	}
 	return sffs_gc_run(j, true, low);
@@ -1109,8 +1116,9 @@ int sffs_gc(struct sffs_journal *j)
  * are counted dark (@j->dark): statfs stops offering them, and this
  * function does not try collection again until a commit or an erase
  * block's worth of newly dead bytes may have changed what it finds;
- * writes the free bytes cover go on meanwhile.  A collection that
- * reaches its target (a round ahead, the low watermark) forgets them.
+ * writes the free bytes cover go on meanwhile.  A collection in rounds
+ * that reaches its target forgets them, and so does a single round after
+ * which the free bytes cover what was wanted here.
  *
  * Return: 0, -ENOSPC, -EROFS, or an error.
  */
@@ -1144,6 +1152,7 @@ int sffs_gc_cover(struct sffs_journal *j, u64 promised)
 		return 0;
 	j->dark = j->dirty;
 	j->dark_commit = j->commit;
+	j->dark_need = need;
 	return -ENOSPC;
 }
 

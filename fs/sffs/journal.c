@@ -50,6 +50,7 @@ static void sffs_account_dead(struct sffs_journal *j, u64 bytes)
 {
 	j->free -= min(j->free, bytes);
 	j->dirty += bytes;
+	j->died += bytes;
 }
 
 static int sffs_flush(struct sffs_journal *j)
@@ -217,6 +218,7 @@ static void sffs_index_obsolete(void *priv, u64 addr, u32 len)
 
 	j->used -= min(j->used, bytes);
 	j->dirty += bytes;
+	j->died += bytes;
 	sffs_ebt_live(j, addr, -(s64)bytes);
 }
 
@@ -663,8 +665,9 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		err = sffs_journal_commit(j);
 		if (!err)
 			j->commits_ram_limit++;
+		return err;
 	}
-	return err;
+	return 0;
 }
 
 /* Make everything journaled so far survive a power cut */

@@ -116,10 +116,13 @@ struct sffs_gc_stats {
  * @alloc_eb: next erase block never written
  * @free: bytes never written, head block included
  * @dirty: bytes of obsolete nodes and padding
+ * @died: bytes that became obsolete or padding since the mount; unlike
+ *	  @dirty, it only grows
  * @dark: @dirty when garbage collection last could not cover what was
  *	  promised, 0 once a collection reaches its target: not counted as
  *	  space (sffs_gc_cover())
  * @dark_commit: @commit when @dark was set
+ * @dark_need: the free bytes sffs_gc_cover() wanted then
  * @gc_failed: the last collection run in rounds ended with nothing more
  *	       to win: sffs_gc_wanted() waits for @gc_failed_commit or
  *	       @gc_failed_dirty to change what it would find
@@ -128,8 +131,8 @@ struct sffs_gc_stats {
  * @gc_ahead_idle: the last round ahead of the end of the journal list
  *		   (sffs_gc_ahead_due()) won less than an eighth of an erase
  *		   block: the next waits for an erase block's worth of newly
- *		   dead bytes past @gc_ahead_dirty
- * @gc_ahead_dirty: @dirty when that round ended
+ *		   dead bytes past @gc_ahead_died
+ * @gc_ahead_died: @died when that round ended
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
@@ -235,13 +238,15 @@ struct sffs_journal {
 	u32 alloc_eb;
 	u64 free;
 	u64 dirty;
+	u64 died;
 	u64 dark;
 	u64 dark_commit;
+	u64 dark_need;
 	bool gc_failed;
 	u64 gc_failed_commit;
 	u64 gc_failed_dirty;
 	bool gc_ahead_idle;
-	u64 gc_ahead_dirty;
+	u64 gc_ahead_died;
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
