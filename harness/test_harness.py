@@ -254,7 +254,7 @@ ok 1 mount
 # 2 FULL f2-2 5000: statfs offers 900 KiB
 # GC gc_runs=1 gc_blocks=2 gc_more_rounds=0 gc_moved_bytes=10
 # 2 cfg 5 tmp-fsync synced
-# GC gc_runs=2 gc_blocks=5 gc_more_rounds=1 gc_moved_bytes=300
+# GC gc_runs=2 gc_blocks=5 gc_more_rounds=1 gc_ahead_runs=3 gc_moved_bytes=300
 # GC gc_runs=2 gc_blocks=5 gc_more
 # 3 cfg 6 tmp-fsync synced
 # GC gc_runs=9 gc_blocks=9 gc_more_rounds=9 gc_moved_bytes=9"""
@@ -311,7 +311,8 @@ ok 1 mount
         # cuts: neither a line a kernel message broke nor the last one,
         # which the cut ended before its newline
         self.assertEqual((s['gc_runs'], s['gc_blocks'], s['gc_more_rounds'],
-                          s['gc_moved_bytes']), (6, 15, 3, 900))
+                          s['gc_ahead_runs'], s['gc_moved_bytes']),
+                         (6, 15, 3, 9, 900))
         # writes refused on a full flash, one a cut boot
         self.assertEqual(s['full_writes'], 3)
 

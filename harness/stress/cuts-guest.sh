@@ -142,7 +142,7 @@ gcstats=/sys/kernel/debug/sffs/mtd$dev/stats
 # gc_print: the garbage-collection counters since the mount, one line
 gc_print() {
 	[ ! -r $gcstats ] ||
-		awk '$1 ~ /^gc_(runs|blocks|more_rounds|moved_bytes)$/ {
+		awk '$1 ~ /^gc_(runs|blocks|more_rounds|ahead_runs|moved_bytes)$/ {
 			s = s " " $1 "=" $2 } END { print "# GC" s }' $gcstats
 }
 t0=$(uptime_s)

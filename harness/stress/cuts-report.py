@@ -42,8 +42,11 @@ def load_qemu_run():
     return mod
 
 
+# gc_ahead_runs: not printed by kernels before collection ran ahead of
+# the end of the journal list
 GC_RE = re.compile(r'^# GC gc_runs=(?P<gc_runs>\d+) gc_blocks=(?P<gc_blocks>\d+)'
                    r' gc_more_rounds=(?P<gc_more_rounds>\d+)'
+                   r'( gc_ahead_runs=(?P<gc_ahead_runs>\d+))?'
                    r' gc_moved_bytes=(?P<gc_moved_bytes>\d+)$')
 
 
@@ -88,7 +91,8 @@ def parse_console(path, problem_re, ts_re):
         elif phase == 'work' and re.match(r'^# \d+ ', line):
             last_op = line[2:]
         elif phase == 'work' and n < whole and GC_RE.match(line):
-            gc = {k: int(v) for k, v in GC_RE.match(line).groupdict().items()}
+            gc = {k: int(v) for k, v in GC_RE.match(line).groupdict().items()
+                  if v is not None}
     return check, notes, last_op, gc, full, problems, phase == 'work'
 
 
@@ -297,6 +301,8 @@ def summary(args):
         'gc_blocks': sum(r.get('gc', {}).get('gc_blocks', 0) for r in work),
         'gc_more_rounds': sum(r.get('gc', {}).get('gc_more_rounds', 0)
                               for r in work),
+        'gc_ahead_runs': sum(r.get('gc', {}).get('gc_ahead_runs', 0)
+                             for r in work),
         'gc_moved_bytes': sum(r.get('gc', {}).get('gc_moved_bytes', 0)
                               for r in work),
         # writes refused while statfs offered less than the file and 1 MiB
@@ -320,7 +326,8 @@ def summary(args):
               'seconds_per_cut', 'median_boot_to_work_s', 'median_mount_s',
               'median_check_s', 'median_rng_wait_s', 'erase_count_avg',
               'erase_count_max', 'median_used_pct', 'max_used_pct',
-              'gc_runs', 'gc_blocks', 'gc_more_rounds', 'gc_moved_bytes',
+              'gc_runs', 'gc_blocks', 'gc_more_rounds', 'gc_ahead_runs',
+              'gc_moved_bytes',
               'full_writes'):
         print('stress-cuts: %s %s: %s' % (geom, k, s[k]))
     print('stress-cuts: %d passed, %d failed' % (s['passed'], s['failed']))
