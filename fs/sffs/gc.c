@@ -708,9 +708,9 @@ static u64 sffs_relist_takes(const struct sffs_journal *j)
  * Only for a whole list, which the journal has moved on in: the commit
  * lists before the victims it frees are free, and a list it could not
  * fill means free blocks are scarce; the runs below the watermark, which
- * make sure each round wins something, take over then.
- * And not again after a round that won too little until an erase block's
- * worth of bytes died: every round commits.
+ * make sure each round wins something, take over then.  And not again
+ * after a round that won too little until an erase block's worth of bytes
+ * died: every round commits.
  */
 static bool sffs_gc_ahead_due(const struct sffs_journal *j)
 {
@@ -1071,9 +1071,8 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
  */
 int sffs_gc(struct sffs_journal *j)
 {
-	u64 low = sffs_gc_low(j);
-
-	u64 esize = j->io->erase_size, moved = j->gc.moved;
+	u64 low = sffs_gc_low(j), esize = j->io->erase_size;
+	u64 moved = j->gc.moved;
 	unsigned long blocks = j->gc.blocks;
 	int err;
 
