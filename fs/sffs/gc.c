@@ -1024,7 +1024,7 @@ static int sffs_gc_run(struct sffs_journal *j, bool more, u64 low)
 	/*
 	 * What was dark may have been collected (see sffs_gc_cover()): a run
 	 * in rounds that did not fail reached its target; after a single
-	 * round (ahead, or before an unmount), the free bytes must cover
+	 * round (ahead, or sffs_gc_retire()'s), the free bytes must cover
 	 * what sffs_gc_cover() wanted when it counted them dark.
 	 */
 	if (!err && (more || j->free >= j->dark_need))
