@@ -384,6 +384,131 @@ out:
 	sffs_sf_free(sf);
 }
 
+/*
+ * An image flashed by a flasher that skips bad blocks (nandwrite): the
+ * image's block N lands on the device's N-th good block.  Here the image
+ * is a file system made and filled on one RAM flash, its checkpoint
+ * marked as mkfs.sffs marks an image (SFFS_FEAT_INCOMPAT_PLACE), copied
+ * so to a second flash with three bad blocks under it.  Pages are copied
+ * programmed as they were, except the anchor's, which are all taken as
+ * programmed, as a flasher writing 0xff pages leaves them.  The mount
+ * must find every file, never program a page twice nor touch a bad
+ * block, and write the mapping down: a block under the image that goes
+ * bad after the first mount must not move the others.
+ */
+static void sffs_fs_image_placed(struct kunit *test)
+{
+	static const unsigned int bad[] = { 2, 9, 13 };
+	struct sffs_ramflash *img = sffs_rf_create(test, NULL, 0), *rf;
+	struct sffs_checkpoint_node *cp;
+	u8 *buf, *tmp;
+	struct vfsmount *mnt;
+	struct sffs_io io;
+	unsigned int i, n = 6;
+	char name[16];
+	u32 alloc, peb, leb, late = 0;
+	int err;
+
+	cp = kunit_kzalloc(test, sizeof(*cp), GFP_KERNEL);
+	buf = kunit_kmalloc(test, 300000, GFP_KERNEL);
+	tmp = kunit_kmalloc(test, 300000, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, cp && buf && tmp);
+	mnt = sffs_rf_mount(img, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		sffs_test_fill(buf, 300000, i, false);
+		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
+							   300000, true), 0);
+	}
+	sffs_rf_umount(mnt);
+
+	/* what mkfs.sffs -o writes: an image to place at its first mount */
+	KUNIT_ASSERT_EQ(test, sffs_io_init(&io, &img->mtd, false), 0);
+	err = sffs_anchor_find(&io, cp);
+	if (!err) {
+		cp->feat_incompat |= cpu_to_le32(SFFS_FEAT_INCOMPAT_PLACE);
+		sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp),
+			       le64_to_cpu(cp->hdr.sqnum), 0);
+		err = sffs_anchor_write(&io, cp);
+	}
+	sffs_io_destroy(&io);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	alloc = le32_to_cpu(cp->alloc_eb);
+	KUNIT_ASSERT_GT(test, alloc, bad[2] + 4U);
+	KUNIT_ASSERT_LT(test, alloc + ARRAY_SIZE(bad), (u32)RF_BLOCKS);
+
+	/* the flasher: good blocks in order; no assertion until img is freed */
+	rf = sffs_rf_create(test, bad, ARRAY_SIZE(bad));
+	for (peb = 0, leb = 0; peb < RF_BLOCKS; peb++) {
+		u8 *to = rf->mem + (u64)peb * RF_ERASESIZE;
+
+		if (test_bit(peb, rf->bad))
+			continue;
+		if (leb < alloc) {
+			memcpy(to, img->mem + (u64)leb * RF_ERASESIZE,
+			       RF_ERASESIZE);
+			rf->next_page[peb] = leb < SFFS_ANCHOR_BLOCKS ?
+					     RF_PAGES : img->next_page[leb];
+			/* a block in the middle, to go bad later */
+			if (leb == alloc / 2)
+				late = peb;
+			leb++;
+		} else {
+			memset(to, 0xff, RF_ERASESIZE);
+			rf->next_page[peb] = 0;
+		}
+	}
+	sffs_rf_free(img);
+	bitmap_zero(rf->touched, RF_BLOCKS);
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.nskip,
+			(unsigned int)ARRAY_SIZE(bad));
+	/* the mount wrote the mapping down before anything else */
+	KUNIT_EXPECT_EQ(test,
+			le32_to_cpu(SFFS_SB(mnt->mnt_sb)->j.cp.feat_incompat) &
+			(SFFS_FEAT_INCOMPAT_PLACE | SFFS_FEAT_INCOMPAT_SKIP),
+			(u32)SFFS_FEAT_INCOMPAT_SKIP);
+	/* the file system's last blocks are past the device's end */
+	for (i = 1; i <= ARRAY_SIZE(bad) + 1; i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    sffs_io_is_bad(&SFFS_SB(mnt->mnt_sb)->io,
+						   RF_BLOCKS - i),
+				    i <= ARRAY_SIZE(bad), "block %u",
+				    RF_BLOCKS - i);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		sffs_test_fill(buf, 300000, i, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       300000, tmp),
+				    0, "%s", name);
+	}
+	sffs_test_fill(buf, 300000, 100, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "new", buf, 300000,
+						   true), 0);
+	sffs_rf_umount(mnt);
+
+	/* a block under the image goes bad: the others stay where they are */
+	set_bit(late, rf->bad);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "remount: %ld",
+			       PTR_ERR(mnt));
+	for (i = 0; i <= n; i++) {
+		snprintf(name, sizeof(name), i < n ? "f%u" : "new", i);
+		sffs_test_fill(buf, 300000, i < n ? i : 100, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       300000, tmp),
+				    0, "%s after remount", name);
+	}
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, test_bit(bad[i], rf->touched),
+				       "bad block %u written", bad[i]);
+}
+
 static void sffs_fs_not_sffs(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -3305,6 +3430,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_commit_work_flat),
 	KUNIT_CASE(sffs_fs_table_hints_wait),
 	KUNIT_CASE(sffs_fs_not_sffs),
+	KUNIT_CASE(sffs_fs_image_placed),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),
 	KUNIT_CASE(sffs_fs_gc),

@@ -14,6 +14,18 @@
  * Bad blocks.  The MTD layer knows them (mtd_block_isbad()); SFFS never
  * writes or erases one.
  *
+ * Erase block numbers.  The file system's are the device's, except on a
+ * device an image was flashed to by a flasher that skips bad blocks
+ * (nandwrite): its block N went to the device's N-th good block, and the
+ * addresses in the image are the image's.  The mount that finds such an
+ * image (SFFS_FEAT_INCOMPAT_PLACE) lists the bad blocks the image passed
+ * over (sffs_io_place()), and every checkpoint after it carries the list
+ * (SFFS_FEAT_INCOMPAT_SKIP), so that the mapping stays what it was when
+ * the image was flashed whatever goes bad later.  Only the calls into MTD
+ * below translate; everything above sees the file system's numbers.  The
+ * list is short (the bad blocks under the image, at most SFFS_MAX_SKIP),
+ * and each translation walks it.
+ *
  * The anchor.  The first four good blocks among the first sixteen form
  * two slots of two blocks.  Each commit appends a checkpoint unit to the
  * current slot; a full slot makes the next commit erase the other slot
@@ -45,11 +57,40 @@
 
 #define SFFS_WBUF_MAX	(32 * 1024)
 
+/* The device's erase block that the file system's @eb is */
+static u32 sffs_dev_eb(const struct sffs_io *io, u32 eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < io->nskip && io->skip[i] <= eb + i; i++)
+		;
+	return eb + i;
+}
+
+/* The device's address of the file system's address @addr */
+static u64 sffs_dev_addr(const struct sffs_io *io, u64 addr)
+{
+	u32 off;
+	u64 eb = div_u64_rem(addr, io->erase_size, &off);
+
+	if (!io->nskip)
+		return addr;
+	return (u64)sffs_dev_eb(io, eb) * io->erase_size + off;
+}
+
+/*
+ * A block of the file system past the device's end, as the last @nskip
+ * are when blocks are skipped, is as good as bad: it is never used.
+ */
 bool sffs_io_is_bad(struct sffs_io *io, u32 eb)
 {
+	u32 peb = sffs_dev_eb(io, eb);
+
+	if (peb >= io->peb_count)
+		return true;
 	if (!mtd_can_have_bb(io->mtd))
 		return false;
-	return mtd_block_isbad(io->mtd, sffs_eb_addr(io, eb)) > 0;
+	return mtd_block_isbad(io->mtd, sffs_eb_addr(io, peb)) > 0;
 }
 
 bool sffs_io_is_anchor(const struct sffs_io *io, u32 eb)
@@ -90,6 +131,7 @@ int sffs_io_init(struct sffs_io *io, struct mtd_info *mtd, bool ro)
 		return -EINVAL;
 	}
 	io->eb_count = div_u64(mtd->size, io->erase_size);
+	io->peb_count = io->eb_count;
 	for (eb = 0; eb < SFFS_ANCHOR_SEARCH && eb < io->eb_count &&
 	     n < SFFS_ANCHOR_BLOCKS; eb++)
 		if (!sffs_io_is_bad(io, eb))
@@ -111,6 +153,94 @@ void sffs_io_destroy(struct sffs_io *io)
 {
 	kvfree(io->wbuf);
 	io->wbuf = NULL;
+	kfree(io->skip);
+	io->skip = NULL;
+	io->nskip = 0;
+}
+
+/* Skipped blocks a checkpoint unit has room for */
+static unsigned int sffs_skip_max(const struct sffs_io *io)
+{
+	return min_t(unsigned int, SFFS_MAX_SKIP,
+		     (io->cp_unit - sizeof(struct sffs_checkpoint_node)) /
+		     sizeof(__le32));
+}
+
+/*
+ * Take @list (@n device blocks, kmalloc()ed, or NULL) as the blocks the
+ * file system's numbers pass over: the anchor, found by the device's
+ * numbers, gets the file system's.
+ */
+static int sffs_io_set_skip(struct sffs_io *io, u32 *list, unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++)
+		if (list[i] >= io->peb_count || (i && list[i] <= list[i - 1]) ||
+		    sffs_io_is_anchor(io, list[i]))
+			break;
+	if (i < n || n > sffs_skip_max(io) ||
+	    io->peb_count - n < SFFS_ANCHOR_SEARCH) {
+		kfree(list);
+		return -EUCLEAN;
+	}
+	for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++) {
+		for (k = 0; k < n && list[k] < io->anchor_eb[i]; k++)
+			;
+		io->anchor_eb[i] -= k;
+	}
+	io->skip = list;
+	io->nskip = n;
+	return 0;
+}
+
+/**
+ * sffs_io_place - map an image's erase blocks to the device's good ones
+ * @io: I/O state, with no blocks skipped yet
+ * @blocks: erase blocks of the image (up to its frontier)
+ *
+ * A flasher that skips bad blocks wrote the image's block N to the
+ * device's N-th good block.  List the bad blocks among those, so that the
+ * file system's numbers pass over them; the blocks after the image follow
+ * in the device's order, bad or good, one for one, and the file system's
+ * last blocks, past the device's end, are bad ones.  On a device with no
+ * bad block under the image the list is empty and nothing changes.
+ *
+ * Return: 0, -EINVAL if the image does not fit or passes over more bad
+ * blocks than a checkpoint can list, -ENOMEM.
+ */
+int sffs_io_place(struct sffs_io *io, u32 blocks)
+{
+	unsigned int n = 0, max = sffs_skip_max(io);
+	u32 *list = NULL, peb, leb;
+
+	if (io->nskip)
+		return -EINVAL;
+	for (peb = 0, leb = 0; leb < blocks; peb++) {
+		if (peb >= io->peb_count) {
+			pr_err("sffs: %s: an image of %u erase blocks does not fit in the good blocks of the device\n",
+			       io->mtd->name, blocks);
+			kfree(list);
+			return -EINVAL;
+		}
+		if (!sffs_io_is_bad(io, peb)) {
+			leb++;
+			continue;
+		}
+		if (n == max) {
+			pr_err("sffs: %s: the image covers more than %u bad blocks\n",
+			       io->mtd->name, max);
+			kfree(list);
+			return -EINVAL;
+		}
+		if (!list) {
+			list = kmalloc_array(max, sizeof(*list), GFP_KERNEL);
+			if (!list)
+				return -ENOMEM;
+		}
+		list[n++] = peb;
+	}
+	return sffs_io_set_skip(io, list, n) ? -EINVAL : 0;
 }
 
 /* Remember that @eb needs scrubbing; garbage collection does it */
@@ -189,12 +319,43 @@ void sffs_io_retired(struct sffs_io *io, u32 eb)
 	}
 }
 
+/* mtd_read() at the device's address, in pieces that stay in a block */
+static int sffs_mtd_read_dev(struct sffs_io *io, u64 addr, void *buf,
+			     size_t len, size_t *got)
+{
+	int ret = 0;
+
+	*got = 0;
+	while (len) {
+		u32 off;
+		size_t n = len, done;
+		int err;
+
+		if (io->nskip) {
+			div_u64_rem(addr, io->erase_size, &off);
+			n = min_t(size_t, len, io->erase_size - off);
+		}
+		err = mtd_read(io->mtd, sffs_dev_addr(io, addr), n, &done, buf);
+		*got += done;
+		if (err && !mtd_is_bitflip(err))
+			return err;
+		if (err)
+			ret = err;
+		if (done != n)
+			break;
+		addr += n;
+		buf += n;
+		len -= n;
+	}
+	return ret;
+}
+
 static int sffs_mtd_read(struct sffs_io *io, u64 addr, void *buf, size_t len)
 {
 	size_t got;
 	int err;
 
-	err = mtd_read(io->mtd, addr, len, &got, buf);
+	err = sffs_mtd_read_dev(io, addr, buf, len, &got);
 	if (mtd_is_bitflip(err)) {
 		u32 eb = sffs_addr_eb(io, addr);
 
@@ -282,7 +443,8 @@ void sffs_io_markbad(struct sffs_io *io, u32 eb)
 
 	if (io->ro)
 		return;
-	err = mtd_block_markbad(io->mtd, sffs_eb_addr(io, eb));
+	err = mtd_block_markbad(io->mtd,
+				sffs_dev_addr(io, sffs_eb_addr(io, eb)));
 	if (err)
 		pr_err("sffs: %s: cannot mark erase block %u bad: %d\n",
 		       io->mtd->name, eb, err);
@@ -291,13 +453,13 @@ void sffs_io_markbad(struct sffs_io *io, u32 eb)
 int sffs_io_erase(struct sffs_io *io, u32 eb)
 {
 	struct erase_info ei = {
-		.addr = sffs_eb_addr(io, eb),
 		.len = io->erase_size,
 	};
 	int err;
 
 	if (io->ro)
 		return -EROFS;
+	ei.addr = sffs_dev_addr(io, sffs_eb_addr(io, eb));
 	err = mtd_erase(io->mtd, &ei);
 	if (err) {
 		pr_err("sffs: %s: erase of block %u failed: %d\n",
@@ -315,7 +477,8 @@ static int sffs_mtd_write(struct sffs_io *io, u64 addr, const void *buf,
 
 	if (io->ro)
 		return -EROFS;
-	err = mtd_write(io->mtd, addr, len, &done, buf);
+	/* the write buffer and checkpoint units never cross a block */
+	err = mtd_write(io->mtd, sffs_dev_addr(io, addr), len, &done, buf);
 	io->bytes_written += done;
 	if (err || done != len) {
 		pr_err("sffs: %s: write of %zu bytes at %llu failed: %d\n",
@@ -539,6 +702,35 @@ static int sffs_slot_newest(struct sffs_io *io, unsigned int slot, void *buf,
 	return -ENOENT;
 }
 
+/*
+ * The skip list after the checkpoint @buf (SFFS_FEAT_INCOMPAT_SKIP), which
+ * the file system's erase block numbers follow from now on
+ */
+static int sffs_anchor_skip(struct sffs_io *io, const void *buf)
+{
+	const struct sffs_checkpoint_node *cp = buf;
+	const __le32 *raw = buf + sizeof(*cp);
+	u32 n = le32_to_cpu(cp->skip_cnt), *list = NULL, i;
+	bool skip = le32_to_cpu(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP;
+
+	if ((!skip && n) || n > sffs_skip_max(io) ||
+	    le32_to_cpu(cp->hdr.len) != sizeof(*cp) + n * sizeof(*raw))
+		goto bad;
+	if (!n)
+		return 0;
+	list = kmalloc_array(n, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		list[i] = le32_to_cpu(raw[i]);
+	if (!sffs_io_set_skip(io, list, n))
+		return 0;
+bad:
+	pr_err("sffs: %s: checkpoint %llu has a bad list of skipped blocks\n",
+	       io->mtd->name, le64_to_cpu(cp->commit));
+	return -EUCLEAN;
+}
+
 /**
  * sffs_anchor_find - find the newest checkpoint
  * @io: I/O state
@@ -547,8 +739,12 @@ static int sffs_slot_newest(struct sffs_io *io, unsigned int slot, void *buf,
  * A slot that cannot be read is passed over, and rewritten by the next
  * commit (see the top of this file).
  *
+ * Also takes the list of skipped blocks it carries: the file system's
+ * block numbers are known from then on.
+ *
  * Return: 0, -EINVAL if there is no SFFS on the device, -EIO if no slot
- * with a checkpoint could be read, -ENOMEM.
+ * with a checkpoint could be read, -EUCLEAN for a bad list of skipped
+ * blocks, -ENOMEM.
  */
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 {
@@ -586,7 +782,7 @@ int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 	memcpy(cp, buf[best], sizeof(*cp));
 	io->cp_slot = best;
 	io->cp_next = used[best];
-	err[0] = 0;
+	err[0] = sffs_anchor_skip(io, buf[best]);
 out:
 	kvfree(buf[0]);
 	kvfree(buf[1]);
@@ -620,7 +816,8 @@ static int sffs_anchor_write_unit(struct sffs_io *io, const void *buf)
 /**
  * sffs_anchor_write - write a checkpoint to the anchor
  * @io: I/O state
- * @cp: the sealed checkpoint
+ * @cp: the sealed checkpoint; its @skip_cnt and feature flags are those of
+ *	@io's list of skipped blocks, which follows it, sealed with it
  *
  * Return: 0, -EROFS, -EIO or -ENOMEM.
  */
@@ -636,6 +833,16 @@ int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 		return -ENOMEM;
 	memset(buf, 0xff, io->cp_unit);
 	memcpy(buf, cp, sizeof(*cp));
+	if (io->nskip) {
+		__le32 *raw = buf + sizeof(*cp);
+		unsigned int i;
+
+		for (i = 0; i < io->nskip; i++)
+			raw[i] = cpu_to_le32(io->skip[i]);
+		sffs_node_seal(buf, SFFS_NODE_CHECKPOINT,
+			       sizeof(*cp) + io->nskip * sizeof(*raw),
+			       le64_to_cpu(cp->hdr.sqnum), 0);
+	}
 	err = sffs_anchor_write_unit(io, buf);
 	/*
 	 * The anchor cannot move, but a program failure can be gone round

@@ -20,7 +20,12 @@ struct mtd_info;
  * @write_size: NAND page size, or 1 on NOR
  * @unit: smallest write SFFS does: max(@write_size, SFFS_NODE_ALIGN)
  * @cp_unit: size of a checkpoint unit in the anchor
- * @eb_count: erase blocks
+ * @eb_count: erase blocks of the file system, as many as the device has;
+ *	      the last @nskip are past its end (sffs_io_is_bad())
+ * @peb_count: erase blocks of the device
+ * @skip: bad blocks of the device that the file system's block numbers
+ *	  pass over, ascending (see SFFS_FEAT_INCOMPAT_PLACE); NULL if none
+ * @nskip: entries in @skip
  * @anchor_eb: the anchor blocks, slot 0 then slot 1
  * @cp_slot: anchor slot of the newest checkpoint
  * @cp_next: unit of @cp_slot the next checkpoint goes to
@@ -54,6 +59,9 @@ struct sffs_io {
 	u32 unit;
 	u32 cp_unit;
 	u32 eb_count;
+	u32 peb_count;
+	u32 *skip;
+	unsigned int nskip;
 	u32 anchor_eb[SFFS_ANCHOR_BLOCKS];
 	unsigned int cp_slot;
 	u32 cp_next;
@@ -117,6 +125,7 @@ void sffs_io_set_head(struct sffs_io *io, u64 addr);
 int sffs_io_append(struct sffs_io *io, const void *node, u32 len, u64 *addr);
 int sffs_io_flush(struct sffs_io *io);
 void sffs_io_sync(struct sffs_io *io);
+int sffs_io_place(struct sffs_io *io, u32 blocks);
 int sffs_anchor_find(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp);
 

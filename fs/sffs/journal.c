@@ -997,6 +997,12 @@ int sffs_journal_commit(struct sffs_journal *j)
 	for (i = 0; i < j->nspare && len < SFFS_MAX_JOURNAL_BLOCKS; i++)
 		cp->journal_eb[len++] = cpu_to_le32(j->spare[i]);
 	cp->spare_cnt = cpu_to_le32(len - j->jcnt);
+	/* the image is placed: the list of skipped blocks says where */
+	cp->feat_incompat &= ~cpu_to_le32(SFFS_FEAT_INCOMPAT_PLACE |
+					  SFFS_FEAT_INCOMPAT_SKIP);
+	if (j->io->nskip)
+		cp->feat_incompat |= cpu_to_le32(SFFS_FEAT_INCOMPAT_SKIP);
+	cp->skip_cnt = cpu_to_le32(j->io->nskip);
 	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, sizeof(*cp), j->sqnum, 0);
 	err = sffs_anchor_write(j->io, cp);
 	if (err) {
@@ -1106,6 +1112,49 @@ bad:
 	return -EUCLEAN;
 }
 
+/*
+ * The first mount of an image made on a host (SFFS_FEAT_INCOMPAT_PLACE):
+ * its blocks up to the frontier are the device's good ones in order
+ * (sffs_io_place()).  As many blocks as it passed over are gone from the
+ * end of the file system (they are bad to it from now on), and the free
+ * space it counted in them, and in bad blocks past the frontier, with
+ * them: the image was made for a device with no bad block.  The flasher
+ * may have programmed
+ * the checkpoint units the image left empty with 0xff: the first
+ * checkpoint goes to the other slot, erased first.
+ */
+static int sffs_journal_place(struct sffs_journal *j)
+{
+	struct sffs_checkpoint_node *cp = &j->cp;
+	struct sffs_io *io = j->io;
+	u32 alloc = le32_to_cpu(cp->alloc_eb), ebs = le32_to_cpu(cp->eb_count);
+	u64 free = le64_to_cpu(cp->free_bytes);
+	u32 eb;
+	int err;
+
+	if (le32_to_cpu(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP ||
+	    alloc > ebs || ebs > io->peb_count) {
+		pr_err("sffs: %s: checkpoint %llu: bad image to place\n",
+		       io->mtd->name, le64_to_cpu(cp->commit));
+		return -EUCLEAN;
+	}
+	err = sffs_io_place(io, alloc);
+	if (err)
+		return err;
+	for (eb = alloc; eb < ebs; eb++) {
+		if (!sffs_io_is_bad(io, eb))
+			continue;
+		if (free < io->erase_size)
+			return -EUCLEAN;
+		free -= io->erase_size;
+	}
+	cp->free_bytes = cpu_to_le64(free);
+	io->anchor_rewrite = true;
+	pr_info("sffs: %s: image of %u erase blocks placed, %u bad blocks passed over\n",
+		io->mtd->name, alloc, io->nskip);
+	return 0;
+}
+
 /**
  * sffs_journal_mount - find the last commit, load the index, replay
  * @j: the journal
@@ -1135,6 +1184,11 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 			pr_err("sffs: %s: no SFFS checkpoint found\n",
 			       io->mtd->name);
 		return err;
+	}
+	if (le32_to_cpu(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE) {
+		err = sffs_journal_place(j);
+		if (err)
+			return err;
 	}
 	err = sffs_check_cp(j);
 	if (err)
@@ -1179,10 +1233,35 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 	j->mount_ns[1] = ktime_get_ns() - start;
 	if (!err)
 		err = sffs_journal_replay(j);
+	/*
+	 * A block that goes bad under the image must not move the rest:
+	 * the mapping is written down before anything can mark one.
+	 */
+	if (!err)
+		err = sffs_journal_placed(j);
 	j->mount_ns[2] = ktime_get_ns() - start;
 	if (err)
 		sffs_journal_unmount(j);
 	return err;
+}
+
+/**
+ * sffs_journal_placed - write down where the image was placed
+ * @j: the journal, mounted
+ *
+ * After the first mount of an image (SFFS_FEAT_INCOMPAT_PLACE), or the
+ * first read-write one: a commit records the skipped blocks.  Read-only,
+ * each mount places the image again, which gives the same list as long
+ * as nothing marks blocks bad, and nothing does but a writable mount.
+ *
+ * Return: 0, or the error of the commit.
+ */
+int sffs_journal_placed(struct sffs_journal *j)
+{
+	if (j->io->ro ||
+	    !(le32_to_cpu(j->cp.feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE))
+		return 0;
+	return sffs_journal_commit(j);
 }
 
 void sffs_journal_unmount(struct sffs_journal *j)

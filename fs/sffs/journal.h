@@ -323,6 +323,7 @@ extern struct fault_attr sffs_fail_gc;
 
 int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 		       unsigned int jmax);
+int sffs_journal_placed(struct sffs_journal *j);
 void sffs_journal_unmount(struct sffs_journal *j);
 int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n);
 int sffs_journal_sync(struct sffs_journal *j);

@@ -447,7 +447,27 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * inode node for a damaged one, and end the replay of the journal there.
  */
 #define SFFS_FEAT_INCOMPAT_LONG_SYMLINK	0x00000001
-#define SFFS_FEAT_INCOMPAT_SUPP		SFFS_FEAT_INCOMPAT_LONG_SYMLINK
+/*
+ * An image made on a host, not yet mounted: a flasher that skips bad
+ * blocks (nandwrite) may have put its erase block N on the device's N-th
+ * good block.  The first mount maps the image's blocks so, records the
+ * bad blocks it passed over (SFFS_FEAT_INCOMPAT_SKIP) and clears this
+ * flag.  A kernel that does not know it would read the shifted blocks in
+ * the wrong places.
+ */
+#define SFFS_FEAT_INCOMPAT_PLACE	0x00000002
+/*
+ * The checkpoint is followed by @skip_cnt erase block numbers of the
+ * device, ascending: bad blocks the file system's erase block numbers
+ * pass over.  The file system's block N is the device's block N plus the
+ * number of skipped blocks at or before where it lands.
+ */
+#define SFFS_FEAT_INCOMPAT_SKIP		0x00000004
+#define SFFS_FEAT_INCOMPAT_SUPP		(SFFS_FEAT_INCOMPAT_LONG_SYMLINK | \
+					 SFFS_FEAT_INCOMPAT_PLACE | \
+					 SFFS_FEAT_INCOMPAT_SKIP)
+/* Most skipped blocks a checkpoint lists; fewer fit a 512-byte unit */
+#define SFFS_MAX_SKIP			256
 
 /**
  * struct sffs_checkpoint_node - superblock and commit record
@@ -462,6 +482,8 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * @write_size: write unit (NAND page) size
  * @eb_count: number of erase blocks of the file system
  * @anchor_eb: the anchor blocks, slot 0 then slot 1
+ * @skip_cnt: with %SFFS_FEAT_INCOMPAT_SKIP, the number of device erase
+ *	      blocks listed after the structure (__le32 each); else zero
  * @mkfs_time: creation time, seconds since the epoch
  * @default_compr: &enum sffs_compr for new files
  * @reserved1: zero
@@ -488,8 +510,8 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  *
  * One per checkpoint unit of the anchor blocks.  The superblock part is
  * repeated in each, so any valid unit mounts the file system.  The
- * checkpoint is padded with 0xff to the unit size; @hdr.len covers only
- * the structure.
+ * checkpoint is padded with 0xff to the unit size; @hdr.len covers the
+ * structure and the skip list that follows it.
  */
 struct sffs_checkpoint_node {
 	struct sffs_node_hdr hdr;
@@ -504,7 +526,7 @@ struct sffs_checkpoint_node {
 	__le32 write_size;
 	__le32 eb_count;
 	__le32 anchor_eb[SFFS_ANCHOR_BLOCKS];
-	__le32 reserved0;
+	__le32 skip_cnt;
 	__le64 mkfs_time;
 	__u8 default_compr;
 	__u8 reserved1[7];

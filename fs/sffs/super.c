@@ -424,6 +424,8 @@ static int sffs_reconfigure(struct fs_context *fc)
 			if (c->need_restart)
 				err = sffs_journal_restart(&c->j, c->j.jcur);
 			c->need_restart = err != 0;
+			if (!err)
+				err = sffs_journal_placed(&c->j);
 			if (err)
 				c->io.ro = true;
 		}
