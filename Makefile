@@ -121,12 +121,16 @@ SLOB_SEG_MODS	= --payload $(OBJ)/lib/kunit/kunit.ko:slob_seg/kunit.ko \
 		  --payload $(OBJ)/mm/slob_seg_test.ko:slob_seg/slob_seg_test.ko
 
 ## make qemu-test ARCH=x86_64|arm   boot the test kernel, run the kselftests
+##                    (the sffs test's image to flash is made on the host)
 qemu-test: kernel ksft
-	@mkdir -p $(RESULTS)
+	@mkdir -p $(RESULTS) $(BUILD)/tools-sffs
+	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
+	@$(H)/place-image.sh $(BUILD)/tools-sffs $(ARCH) $(BUILD)/place-$(ARCH)
 	$(H)/qemu-run --arch $(ARCH) --kernel $(OBJ)/$(IMAGE_$(ARCH)) \
 		--busybox $(BUSYBOX_$(ARCH)) --name qemu-test-$(ARCH) \
 		--workdir $(OUT)/qemu-test-$(ARCH) --payload $(KSFT) \
 		--payload $(OBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
+		--payload $(BUILD)/place-$(ARCH):sffs/place \
 		$(PPROBE_MODS) $(SLOB_SEG_MODS) \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh' \

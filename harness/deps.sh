@@ -14,7 +14,8 @@ pkgs="linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 	ccache cpio xz-utils python3 rsync busybox-static
 	qemu-system-x86 qemu-system-arm gcc-arm-linux-gnueabihf
 	libc6-dev-armhf-cross linux-libc-dev-armhf-cross gnuplot-nox
-	attr liblzo2-dev libzstd-dev strace valgrind squashfs-tools fdisk"
+	attr liblzo2-dev libzstd-dev strace valgrind squashfs-tools fdisk
+	mtd-utils"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

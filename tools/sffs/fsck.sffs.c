@@ -81,6 +81,7 @@ static struct ino *inos;
 static size_t ninos;
 static uint64_t *live;		/* per erase block, bytes of live nodes */
 static uint8_t *state;		/* per erase block, from the table */
+static uint32_t nlive;		/* entries of @live and @state */
 static uint64_t last_ino, last_tv, max_sqnum_seen;
 static bool have_last, verbose, repair;
 static unsigned long errors, warnings, index_nodes;
@@ -1132,6 +1133,18 @@ static void check(unsigned int *slot, uint32_t *next)
 		err("no valid SFFS checkpoint (%u units read)", reads);
 		return;
 	}
+	/* an image cut short by mkfs.sffs -t is taken whole from here on */
+	if (dev.eb_count > nlive) {
+		free(live);
+		free(state);
+		nlive = dev.eb_count;
+		live = calloc(nlive, sizeof(*live));
+		state = calloc(nlive, 1);
+		if (!live || !state) {
+			fprintf(stderr, "fsck.sffs: out of memory\n");
+			exit(8);
+		}
+	}
 	printf("commit: %llu\n", ULL(le64toh(cp.commit)));
 	check_checkpoint();
 	/* space counted wrong does not keep the index from being read */
@@ -1191,8 +1204,9 @@ int main(int argc, char **argv)
 	if (sffs_dev_open(&dev, argv[optind], repair, esize, wsize, 0) ||
 	    sffs_find_anchor(&dev))
 		return 8;
-	live = calloc(dev.eb_count, sizeof(*live));
-	state = calloc(dev.eb_count, 1);
+	nlive = dev.eb_count;
+	live = calloc(nlive, sizeof(*live));
+	state = calloc(nlive, 1);
 	if (!live || !state)
 		return 8;
 	check(&slot, &next);

@@ -3,7 +3,12 @@
  * mkfs.sffs: make an SFFS on an MTD device, or an image of one.
  *
  *   mkfs.sffs [options] /dev/mtdN
- *   mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE -c SIZE
+ *   mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE -c SIZE [-t]
+ *
+ * An image is marked as one (SFFS_FEAT_INCOMPAT_PLACE): a flasher that
+ * skips bad blocks may shift its blocks, and the first mount maps them.
+ * With -t it ends where the data does, so that such a flasher writes no
+ * more than that and leaves the rest of the device erased.
  *
  * The device is erased (bad blocks skipped), the nodes of the root
  * directory and, with -r, of a whole directory tree are written from the
@@ -45,7 +50,7 @@ static struct branch *br;
 static size_t nbr, cap_br;
 static uint64_t sqnum, used_bytes, next_ino = SFFS_FIRST_INO;
 static uint32_t cur_eb, cur_off, first_main;
-static bool cur_valid, squash, quiet;
+static bool cur_valid, squash, quiet, trim;
 /* -X: prefixes of the attribute names not copied */
 #define MAX_XATTR_SKIP	16
 static const char *xattr_skip[MAX_XATTR_SKIP];
@@ -622,7 +627,7 @@ static void print_usage(int code)
 	fprintf(code ? stderr : stdout,
 		"usage: mkfs.sffs [options] /dev/mtdN\n"
 		"       mkfs.sffs [options] -o IMAGE -e ERASESIZE -m WRITESIZE\n"
-		"                 -c SIZE\n"
+		"                 -c SIZE [-t]\n"
 		"  -r DIR     copy DIR into the new file system: owners, modes,\n"
 		"             times, extended attributes (user., trusted. and\n"
 		"             security.), hard links, symlinks, device nodes\n"
@@ -634,6 +639,9 @@ static void print_usage(int code)
 		"  -F N       index fan-out, %d to %d\n"
 		"  -X PREFIX  attributes whose names begin with PREFIX are not\n"
 		"             copied (e.g. -X security.selinux); up to 16\n"
+		"  -t         end the image after its last block of data, for\n"
+		"             flashers that skip bad blocks (nandwrite -p);\n"
+		"             erase the device first\n"
 		"  -q         quiet\n"
 		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
 		"it: the same tree gives the same image, made with the same\n"
@@ -657,7 +665,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	read_epoch();
-	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:qh")) != -1) {
+	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:tqh")) != -1) {
 		switch (opt) {
 		case 'r':
 			root = optarg;
@@ -702,6 +710,9 @@ int main(int argc, char **argv)
 		case 'c':
 			size = sffs_parse_size(optarg);
 			break;
+		case 't':
+			trim = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -721,6 +732,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkfs.sffs: not root: trusted.* attributes not copied\n");
 	if (jcnt < 2 || jcnt > SFFS_MAX_JOURNAL_BLOCKS)
 		die("-j must be 2 to %d", SFFS_MAX_JOURNAL_BLOCKS);
+	if (trim && !image)
+		die("-t is for images (-o)");
 	if (image && optind == argc) {
 		target = image;
 		if (!esize || !wsize || !size)
@@ -814,6 +827,9 @@ int main(int argc, char **argv)
 	/* only then: older kernels still mount the others */
 	if (long_links)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
+	/* an image may be shifted by bad blocks: its first mount places it */
+	if (image)
+		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PLACE);
 	cp.fanout = htole16(fanout);
 	if (have_uuid) {
 		memcpy(cp.uuid, uuid, sizeof(uuid));
@@ -867,6 +883,9 @@ int main(int argc, char **argv)
 			die("cannot write the checkpoint");
 		free(u);
 	}
+	/* the journal's blocks and all after them are erased */
+	if (trim)
+		dev.size = (uint64_t)le32toh(cp.journal_eb[0]) * dev.erase_size;
 	if (sffs_dev_close(&dev, target))
 		return 1;
 	if (!quiet)

@@ -344,7 +344,28 @@ int sffs_dev_close(struct sffs_dev *d, const char *path)
 		err = -1;
 	free(d->image);
 	free(d->bad);
+	free(d->skip);
 	return err;
+}
+
+/* The device's erase block that the file system's @eb is, as in io.c */
+static uint64_t dev_eb(const struct sffs_dev *d, uint32_t eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nskip && d->skip[i] <= (uint64_t)eb + i; i++)
+		;
+	return (uint64_t)eb + i;
+}
+
+/* The device's address of @addr, or UINT64_MAX past the device's end */
+static uint64_t dev_addr(const struct sffs_dev *d, uint64_t addr)
+{
+	uint64_t peb = dev_eb(d, addr / d->erase_size);
+
+	if (peb >= d->size / d->erase_size)
+		return UINT64_MAX;
+	return peb * d->erase_size + addr % d->erase_size;
 }
 
 int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
@@ -356,7 +377,24 @@ int sffs_dev_read(struct sffs_dev *d, uint64_t addr, void *buf, size_t len)
 		memcpy(buf, d->image + addr, len);
 		return 0;
 	}
-	return pread(d->fd, buf, len, addr) == (ssize_t)len ? 0 : -1;
+	while (len) {
+		size_t n = len;
+		uint64_t at = addr;
+
+		if (d->nskip) {
+			n = d->erase_size - addr % d->erase_size;
+			n = n < len ? n : len;
+			at = dev_addr(d, addr);
+			if (at == UINT64_MAX)
+				return -1;
+		}
+		if (pread(d->fd, buf, n, at) != (ssize_t)n)
+			return -1;
+		addr += n;
+		buf = (uint8_t *)buf + n;
+		len -= n;
+	}
+	return 0;
 }
 
 int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
@@ -369,7 +407,11 @@ int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 		memcpy(d->image + addr, buf, len);
 		return 0;
 	}
-	if (pwrite(d->fd, buf, len, addr) != (ssize_t)len) {
+	/* pages, nodes and checkpoint units never cross a block */
+	if (d->nskip)
+		addr = dev_addr(d, addr);
+	if (addr == UINT64_MAX ||
+	    pwrite(d->fd, buf, len, addr) != (ssize_t)len) {
 		fprintf(stderr, "write of %zu bytes at %llu: %s\n", len,
 			(unsigned long long)addr, strerror(errno));
 		return -1;
@@ -380,7 +422,8 @@ int sffs_dev_write(struct sffs_dev *d, uint64_t addr, const void *buf,
 int sffs_dev_erase(struct sffs_dev *d, uint32_t eb)
 {
 	struct erase_info_user ei = {
-		.start = eb * d->erase_size, .length = d->erase_size,
+		.start = dev_eb(d, eb) * d->erase_size,
+		.length = d->erase_size,
 	};
 
 	if (d->image) {
@@ -422,6 +465,138 @@ static uint64_t unit_addr(struct sffs_dev *d, unsigned int slot, uint32_t n)
 }
 
 /*
+ * From now on the file system's block numbers pass over @list (@n device
+ * blocks, ascending, malloc()ed): the anchor and the bad blocks get the
+ * file system's numbers, and its last @n blocks, past the device's end,
+ * are bad.
+ */
+static int set_skip(struct sffs_dev *d, uint32_t *list, unsigned int n)
+{
+	uint8_t *bad;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (list[i] >= d->eb_count || (i && list[i] <= list[i - 1]) ||
+		    !d->bad[list[i]])
+			goto bad;
+	if (d->eb_count - n < SFFS_ANCHOR_SEARCH)
+		goto bad;
+	bad = calloc(d->eb_count, 1);
+	if (!bad)
+		goto bad;
+	d->skip = list;
+	d->nskip = n;
+	for (uint32_t eb = 0; eb < d->eb_count; eb++) {
+		uint64_t peb = dev_eb(d, eb);
+
+		bad[eb] = peb >= d->eb_count || d->bad[peb];
+	}
+	for (int i = 0; i < SFFS_ANCHOR_BLOCKS; i++) {
+		unsigned int k = 0;
+
+		while (k < n && list[k] < d->anchor[i])
+			k++;
+		d->anchor[i] -= k;
+	}
+	free(d->bad);
+	d->bad = bad;
+	return 0;
+bad:
+	fprintf(stderr, "bad list of skipped blocks\n");
+	free(list);
+	return -1;
+}
+
+/*
+ * What the kernel's sffs_journal_place() does, in RAM: the image's
+ * blocks up to its frontier are the device's good ones in order, and the
+ * free space @cp counts in blocks past the end or bad goes.  An image
+ * file shorter than its file system (mkfs.sffs -t) is taken whole, its
+ * missing blocks erased.
+ */
+static int place(struct sffs_dev *d, struct sffs_checkpoint_node *cp)
+{
+	uint32_t alloc = le32toh(cp->alloc_eb), ebs = le32toh(cp->eb_count);
+	uint32_t *list, peb, leb, n = 0;
+	uint64_t free_bytes = le64toh(cp->free_bytes);
+
+	if (le32toh(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP ||
+	    alloc > ebs)
+		return -1;
+	if (d->image && ebs > d->eb_count) {
+		uint8_t *img = realloc(d->image, (uint64_t)ebs * d->erase_size);
+		uint8_t *bad = calloc(ebs, 1);
+
+		if (!img || !bad) {
+			free(bad);
+			return -1;
+		}
+		memset(img + d->size, 0xff,
+		       (uint64_t)ebs * d->erase_size - d->size);
+		d->image = img;
+		free(d->bad);
+		d->bad = bad;
+		d->eb_count = ebs;
+		d->size = (uint64_t)ebs * d->erase_size;
+	}
+	if (ebs > d->eb_count)
+		return -1;
+	list = malloc(SFFS_MAX_SKIP * sizeof(*list));
+	if (!list)
+		return -1;
+	for (peb = 0, leb = 0; leb < alloc; peb++) {
+		if (peb >= d->eb_count || (d->bad[peb] && n == SFFS_MAX_SKIP)) {
+			fprintf(stderr, "the image does not fit in the device's good blocks\n");
+			free(list);
+			return -1;
+		}
+		if (d->bad[peb])
+			list[n++] = peb;
+		else
+			leb++;
+	}
+	if (set_skip(d, list, n))
+		return -1;
+	for (uint32_t eb = alloc; eb < ebs; eb++)
+		if (d->bad[eb] && free_bytes >= d->erase_size)
+			free_bytes -= d->erase_size;
+	cp->free_bytes = htole64(free_bytes);
+	return 0;
+}
+
+/* The list of skipped blocks after the checkpoint in @buf */
+static int load_skip(struct sffs_dev *d, const uint8_t *buf)
+{
+	const struct sffs_checkpoint_node *c = (const void *)buf;
+	uint32_t n = le32toh(c->skip_cnt), *list;
+	__le32 raw;
+
+	if (!n)
+		return 0;
+	list = malloc(n * sizeof(*list));
+	if (!list)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(&raw, buf + sizeof(*c) + 4 * i, 4);
+		list[i] = le32toh(raw);
+	}
+	return set_skip(d, list, n);
+}
+
+/* Does the checkpoint in @buf, checked, list skipped blocks rightly? */
+static bool skip_ok(const struct sffs_dev *d, const uint8_t *buf)
+{
+	const struct sffs_checkpoint_node *c = (const void *)buf;
+	uint32_t n = le32toh(c->skip_cnt);
+	bool skip = le32toh(c->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP;
+	uint32_t max = (SFFS_CP_UNIT(d->write_size) - sizeof(*c)) / 4;
+
+	if (max > SFFS_MAX_SKIP)
+		max = SFFS_MAX_SKIP;
+	return (skip || !n) && n <= max &&
+	       le32toh(c->hdr.len) == sizeof(*c) + 4 * n;
+}
+
+/*
  * As the kernel does: binary search of each slot, newest commit wins.
  * @slot and @next, when not NULL, get the slot of the checkpoint found and
  * the unit after it, where the next checkpoint goes.
@@ -431,13 +606,16 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 {
 	uint32_t unit = SFFS_CP_UNIT(d->write_size);
 	uint32_t units = 2 * (d->erase_size / unit);
-	uint8_t *buf = malloc(unit);
+	uint8_t *buf = malloc(unit), *keep = malloc(unit);
 	uint64_t best = 0;
 	bool found = false;
 
 	*reads = 0;
-	if (!buf)
+	if (!buf || !keep) {
+		free(buf);
+		free(keep);
 		return -1;
+	}
 	for (unsigned int s = 0; s < 2; s++) {
 		uint32_t lo = 0, hi = units;
 
@@ -460,10 +638,11 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			if (sffs_dev_read(d, unit_addr(d, s, n - 1), buf, unit))
 				goto err;
 			if (sffs_check(buf, unit) || c->hdr.type != SFFS_NODE_CHECKPOINT ||
-			    le32toh(c->hdr.len) != sizeof(*c))
+			    !skip_ok(d, buf))
 				continue;
 			if (!found || le64toh(c->commit) > best) {
 				memcpy(cp, c, sizeof(*cp));
+				memcpy(keep, buf, unit);
 				best = le64toh(c->commit);
 				found = true;
 				if (slot)
@@ -475,10 +654,20 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			break;
 		}
 	}
+	/* once: a second read (fsck.sffs after a repair) finds the same */
+	if (found && !d->placed) {
+		if (le32toh(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE)
+			found = !place(d, cp);
+		else
+			found = !load_skip(d, keep);
+		d->placed = found;
+	}
 	free(buf);
+	free(keep);
 	return found ? 0 : -1;
 err:
 	free(buf);
+	free(keep);
 	return -1;
 }
 
@@ -492,6 +681,7 @@ int sffs_write_checkpoint(struct sffs_dev *d,
 			  unsigned int slot, uint32_t next)
 {
 	uint32_t unit = SFFS_CP_UNIT(d->write_size);
+	struct sffs_checkpoint_node *c;
 	uint8_t *buf;
 	int err;
 
@@ -507,6 +697,33 @@ int sffs_write_checkpoint(struct sffs_dev *d,
 		return -1;
 	memset(buf, 0xff, unit);
 	memcpy(buf, cp, sizeof(*cp));
+	/*
+	 * On a device, an image placed by sffs_find_checkpoint() is written
+	 * as placed, as the kernel's first commit does; an image file stays
+	 * one to place.  The skipped blocks follow, sealed with it.
+	 */
+	c = (void *)buf;
+	if (d->is_mtd &&
+	    le32toh(c->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE) {
+		c->feat_incompat &= htole32(~(SFFS_FEAT_INCOMPAT_PLACE |
+					      SFFS_FEAT_INCOMPAT_SKIP));
+		if (d->nskip)
+			c->feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_SKIP);
+		c->skip_cnt = htole32(d->nskip);
+	}
+	if (le32toh(c->skip_cnt) != (le32toh(c->feat_incompat) &
+				     SFFS_FEAT_INCOMPAT_SKIP ? d->nskip : 0)) {
+		free(buf);
+		return -1;
+	}
+	for (unsigned int i = 0; i < le32toh(c->skip_cnt); i++) {
+		__le32 raw = htole32(d->skip[i]);
+
+		memcpy(buf + sizeof(*cp) + 4 * i, &raw, 4);
+	}
+	sffs_seal(buf, SFFS_NODE_CHECKPOINT,
+		  sizeof(*cp) + 4 * le32toh(c->skip_cnt),
+		  le64toh(cp->hdr.sqnum), 0);
 	err = sffs_dev_write(d, unit_addr(d, slot, next), buf, unit);
 	free(buf);
 	return err;

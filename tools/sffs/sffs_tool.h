@@ -27,6 +27,15 @@ struct sffs_dev {
 	uint8_t *bad;		/* one byte per erase block */
 	uint8_t *image;		/* image mode: the whole device in RAM */
 	uint32_t anchor[SFFS_ANCHOR_BLOCKS];
+	/*
+	 * Bad blocks of the device the file system's block numbers pass
+	 * over (SFFS_FEAT_INCOMPAT_SKIP), ascending; set by
+	 * sffs_find_checkpoint().  Addresses, @bad and @anchor are the file
+	 * system's from then on.
+	 */
+	uint32_t *skip;
+	unsigned int nskip;
+	bool placed;		/* @skip is known */
 };
 
 uint32_t sffs_crc(const void *buf, size_t len);

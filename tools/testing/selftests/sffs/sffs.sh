@@ -55,8 +55,15 @@ CUTS="1 W/2 W-16 W-4 W-1 R"
 NUM_CUTS=7	# the work without a cut, then each of CUTS
 NUM_ORPHAN=1
 NUM_OVERLAY=2
+NUM_PLACE=1
 NUM_TESTS=$((NUM_POSIX + 12 + NUM_CUTS + NUM_ORPHAN + NUM_REPAIRS + \
-	     NUM_OVERLAY))
+	     NUM_OVERLAY + NUM_PLACE))
+# The image flashed by nandwrite over bad blocks (place_test): made on
+# the host by make qemu-test (mkfs.sffs -t -r of place/tree, for a 1 GiB
+# NAND of 128 KiB blocks and 2 KiB pages), with Debian's nandwrite and
+# flash_erase and their loader and libc in place/mtd-utils (x86_64 only).
+PLACE=$here/place
+PLACE_BAD='1 6 9'
 
 testnum=0
 nfail=0
@@ -156,6 +163,64 @@ mount_sffs()
 	run mount -t sffs "mtd$1" "$mnt" || return 1
 	t1=$(now)
 	mount_ms=$(fmt_ms "$t0" "$t1")
+}
+
+# mtd_util TOOL ARGS...: Debian's mtd-utils tool, with the libc next to it
+mtd_util()
+{
+	tool=$1
+	shift
+	"$PLACE/mtd-utils/ld-linux-x86-64.so.2" --library-path \
+		"$PLACE/mtd-utils" "$PLACE/mtd-utils/$tool" "$@"
+}
+
+# place_test MTD: an image made on the host, written with nandwrite over
+# bad blocks (one in the anchor's range), as a factory flashes a NAND.
+# It must mount with every file of its tree, take a write, mount again
+# the same, and pass fsck.sffs, which follows the mapping the first mount
+# wrote down.  Last of the NAND tests: the blocks stay bad.
+place_test()
+{
+	mtd=$1
+	name="image by nandwrite over bad blocks $(echo "$PLACE_BAD" | tr ' ' ,)"
+	if [ ! -f "$PLACE/place.img" ] || [ ! -d "$PLACE/tree" ]; then
+		skip "$name" "no image (make qemu-test makes one)"
+		return
+	fi
+	if [ ! -x "$PLACE/mtd-utils/nandwrite" ]; then
+		skip "$name" "no nandwrite (Debian's mtd-utils, x86_64 guest)"
+		return
+	fi
+	if [ "$(cat "/sys/class/mtd/mtd$mtd/size")" != 1073741824 ] ||
+	   [ "$(cat "/sys/class/mtd/mtd$mtd/erasesize")" != 131072 ] ||
+	   [ "$(cat "/sys/class/mtd/mtd$mtd/writesize")" != 2048 ]; then
+		skip "$name" "the image is for a 1 GiB NAND of 128 KiB blocks"
+		return
+	fi
+	rc=0
+	# shellcheck disable=SC2086
+	run "$OPS" markbad "/dev/mtd$mtd" $PLACE_BAD || rc=1
+	run mtd_util flash_erase -q "/dev/mtd$mtd" 0 0 || rc=1
+	run mtd_util nandwrite -p "/dev/mtd$mtd" "$PLACE/place.img" || rc=1
+	if [ "$rc" -eq 0 ] && mount_sffs "$mtd"; then
+		dmesg | grep "sffs: mtd$mtd: image of" | tail -n 1 | sed 's/^/# /'
+		run diff -r "$PLACE/tree" "$mnt" || rc=1
+		cp "$stage/data/file0" "$mnt/added" && sync || rc=1
+		umount "$mnt" || rc=1
+		if mount_sffs "$mtd"; then
+			rm -rf "$stage/cmp" && cp -a "$PLACE/tree" "$stage/cmp" &&
+				cp "$stage/data/file0" "$stage/cmp/added" || rc=1
+			run diff -r "$stage/cmp" "$mnt" || rc=1
+			umount "$mnt" || rc=1
+		else
+			rc=1
+		fi
+		run "$FSCK" "/dev/mtd$mtd" || rc=1
+		grep -q "^errors: 0$" "$stage/out" || rc=1
+	else
+		rc=1
+	fi
+	result "$rc" "$name"
 }
 
 nand_tests()
@@ -681,9 +746,11 @@ if [ -n "$nand" ] && ensure_node "$nand"; then
 		"write size $(cat /sys/class/mtd/mtd"$nand"/writesize)," \
 		"erase size $(cat /sys/class/mtd/mtd"$nand"/erasesize)"
 	nand_tests "$nand"
+	place_test "$nand"
 else
 	i=0
-	while [ "$i" -lt $((NUM_POSIX + 8 + NUM_CUTS + NUM_ORPHAN)) ]; do
+	while [ "$i" -lt $((NUM_POSIX + 8 + NUM_CUTS + NUM_ORPHAN + \
+			    NUM_PLACE)) ]; do
 		skip "nand test $i" "no nandsim"
 		i=$((i + 1))
 	done

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fs.h>
+#include <mtd/mtd-user.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -804,6 +805,35 @@ static int t_fill(void)
 	return 1;
 }
 
+/*
+ * Mark erase blocks @blocks of the MTD device @dev bad (MEMSETBADBLOCK), as
+ * a factory bad block table would have them: the test of an image written
+ * by a flasher that skips bad blocks needs some under the image.
+ */
+static int markbad(const char *dev, char **blocks, int n)
+{
+	struct mtd_info_user mi;
+	int fd = open(dev, O_RDWR), i;
+
+	if (fd < 0 || ioctl(fd, MEMGETINFO, &mi)) {
+		perror(dev);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		loff_t offs = (loff_t)strtoul(blocks[i], NULL, 0) * mi.erasesize;
+
+		if (ioctl(fd, MEMSETBADBLOCK, &offs) ||
+		    ioctl(fd, MEMGETBADBLOCK, &offs) != 1) {
+			fprintf(stderr, "%s: block %s not marked bad: %s\n", dev,
+				blocks[i], strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -834,8 +864,11 @@ int main(int argc, char **argv)
 		printf("%lld\n", now.tv_sec * 1000000000LL + now.tv_nsec);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "markbad"))
+		return markbad(argv[2], argv + 3, argc - 3);
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s DIR posix|verify|fill\n", argv[0]);
+		fprintf(stderr, "usage: %s DIR posix|verify|fill\n"
+			"       %s markbad /dev/mtdN BLOCK...\n", argv[0], argv[0]);
 		return 2;
 	}
 	dir = argv[1];
