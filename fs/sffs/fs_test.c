@@ -387,14 +387,16 @@ out:
 /*
  * An image flashed by a flasher that skips bad blocks (nandwrite): the
  * image's block N lands on the device's N-th good block.  Here the image
- * is a file system made and filled on one RAM flash, its checkpoint
- * marked as mkfs.sffs marks an image (SFFS_FEAT_INCOMPAT_PLACE), copied
- * so to a second flash with three bad blocks under it.  Pages are copied
- * programmed as they were, except the anchor's, which are all taken as
- * programmed, as a flasher writing 0xff pages leaves them.  The mount
- * must find every file, never program a page twice nor touch a bad
- * block, and write the mapping down: a block under the image that goes
- * bad after the first mount must not move the others.
+ * is a file system made and used on one RAM flash (as a golden device
+ * whose dump a factory writes), its checkpoint marked as mkfs.sffs marks
+ * an image (SFFS_FEAT_INCOMPAT_PLACE), copied so up to its frontier to a
+ * second flash with three bad blocks under it.  Every page copied is
+ * programmed, erased ones with 0xff, as a flasher writing whole blocks
+ * leaves them: the anchor's empty units and the journal's blocks among
+ * them.  The mount must find every file, never program a page twice nor
+ * touch a bad block, and write the mapping down: a block under the image
+ * that goes bad after the first mount must not move the others, nor be
+ * written again.
  */
 static void sffs_fs_image_placed(struct kunit *test)
 {
@@ -448,8 +450,7 @@ static void sffs_fs_image_placed(struct kunit *test)
 		if (leb < alloc) {
 			memcpy(to, img->mem + (u64)leb * RF_ERASESIZE,
 			       RF_ERASESIZE);
-			rf->next_page[peb] = leb < SFFS_ANCHOR_BLOCKS ?
-					     RF_PAGES : img->next_page[leb];
+			rf->next_page[peb] = RF_PAGES;
 			/* a block in the middle, to go bad later */
 			if (leb == alloc / 2)
 				late = peb;
@@ -492,6 +493,7 @@ static void sffs_fs_image_placed(struct kunit *test)
 
 	/* a block under the image goes bad: the others stay where they are */
 	set_bit(late, rf->bad);
+	bitmap_zero(rf->touched, RF_BLOCKS);
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "remount: %ld",
 			       PTR_ERR(mnt));
@@ -502,11 +504,16 @@ static void sffs_fs_image_placed(struct kunit *test)
 							       300000, tmp),
 				    0, "%s after remount", name);
 	}
+	sffs_test_fill(buf, 300000, 101, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "late", buf, 300000,
+						   true), 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_FALSE_MSG(test, test_bit(bad[i], rf->touched),
 				       "bad block %u written", bad[i]);
+	KUNIT_EXPECT_FALSE_MSG(test, test_bit(late, rf->touched),
+			       "block %u written after it went bad", late);
 }
 
 static void sffs_fs_not_sffs(struct kunit *test)

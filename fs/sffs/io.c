@@ -60,14 +60,17 @@
 /* The device's erase block that the file system's @eb is */
 static u32 sffs_dev_eb(const struct sffs_io *io, u32 eb)
 {
-	unsigned int i;
+	unsigned int i = 0;
 
-	for (i = 0; i < io->nskip && io->skip[i] <= eb + i; i++)
-		;
+	while (i < io->nskip && io->skip[i] <= eb + i)
+		i++;
 	return eb + i;
 }
 
-/* The device's address of the file system's address @addr */
+/*
+ * The device's address of the file system's address @addr; past the
+ * device's end, where MTD refuses it, when @addr is past the file system's
+ */
 static u64 sffs_dev_addr(const struct sffs_io *io, u64 addr)
 {
 	u32 off;
@@ -75,6 +78,8 @@ static u64 sffs_dev_addr(const struct sffs_io *io, u64 addr)
 
 	if (!io->nskip)
 		return addr;
+	if (eb >= io->eb_count)
+		return io->mtd->size + off;
 	return (u64)sffs_dev_eb(io, eb) * io->erase_size + off;
 }
 
@@ -169,7 +174,7 @@ static unsigned int sffs_skip_max(const struct sffs_io *io)
 /*
  * Take @list (@n device blocks, kmalloc()ed, or NULL) as the blocks the
  * file system's numbers pass over: the anchor, found by the device's
- * numbers, gets the file system's.
+ * numbers, gets the file system's.  A bad list is freed.
  */
 static int sffs_io_set_skip(struct sffs_io *io, u32 *list, unsigned int n)
 {
@@ -185,8 +190,9 @@ static int sffs_io_set_skip(struct sffs_io *io, u32 *list, unsigned int n)
 		return -EUCLEAN;
 	}
 	for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++) {
-		for (k = 0; k < n && list[k] < io->anchor_eb[i]; k++)
-			;
+		k = 0;
+		while (k < n && list[k] < io->anchor_eb[i])
+			k++;
 		io->anchor_eb[i] -= k;
 	}
 	io->skip = list;
@@ -710,7 +716,8 @@ static int sffs_anchor_skip(struct sffs_io *io, const void *buf)
 {
 	const struct sffs_checkpoint_node *cp = buf;
 	const __le32 *raw = buf + sizeof(*cp);
-	u32 n = le32_to_cpu(cp->skip_cnt), *list = NULL, i;
+	u32 n = le32_to_cpu(cp->skip_cnt), i;
+	u32 *list;
 	bool skip = le32_to_cpu(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP;
 
 	if ((!skip && n) || n > sffs_skip_max(io) ||
@@ -831,6 +838,11 @@ int sffs_anchor_write(struct sffs_io *io, struct sffs_checkpoint_node *cp)
 	buf = kvmalloc(io->cp_unit, GFP_NOFS);
 	if (!buf)
 		return -ENOMEM;
+	/* the commit counted the list it follows (sffs_journal_commit()) */
+	if (WARN_ON_ONCE(le32_to_cpu(cp->skip_cnt) != io->nskip)) {
+		kvfree(buf);
+		return -EINVAL;
+	}
 	memset(buf, 0xff, io->cp_unit);
 	memcpy(buf, cp, sizeof(*cp));
 	if (io->nskip) {

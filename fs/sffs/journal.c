@@ -936,6 +936,48 @@ static void sffs_markbad_pending(struct sffs_journal *j)
  * Return: 0, or a negative error; after an error the file system must
  * turn read-only, the last checkpoint still being the valid one.
  */
+/*
+ * Before the first commit after an image was placed: the flasher may have
+ * programmed with 0xff the pages the image left erased, and no page may be
+ * programmed twice.  The journal's blocks still to be written are erased
+ * again; a head block already written to is left for the next, its rest
+ * dead, as after a power cut.  Blocks taken later are erased when they are
+ * reused, and those past the frontier were not written by the flasher
+ * (mkfs.sffs -t), or are checked first (sffs_take_free()).
+ */
+static int sffs_journal_unflash(struct sffs_journal *j)
+{
+	struct sffs_io *io = j->io;
+	unsigned int i;
+	u32 off, eb;
+	int err;
+
+	if (WARN_ON_ONCE(io->wbuf_used))
+		return -EIO;
+	div_u64_rem(sffs_io_head(io), io->erase_size, &off);
+	for (i = j->jcur + !!off; i < j->jcnt; i++) {
+		err = sffs_io_erase(io, j->jeb[i]);
+		if (!err)
+			err = sffs_ebt_alloc(j, j->jeb[i], true);
+		if (err)
+			return err;
+		j->gc.erases++;
+	}
+	if (!off)
+		return 0;
+	j->free -= min_t(u64, j->free, io->erase_size - off);
+	j->dirty += io->erase_size - off;
+	if (j->jcur + 1 < j->jcnt) {
+		eb = j->jeb[++j->jcur];
+	} else {
+		err = sffs_alloc_eb(j, &eb, true);
+		if (err)
+			return err;
+	}
+	sffs_io_set_head(io, sffs_eb_addr(io, eb));
+	return 0;
+}
+
 int sffs_journal_commit(struct sffs_journal *j)
 {
 	struct sffs_checkpoint_node *cp = &j->cp;
@@ -946,6 +988,12 @@ int sffs_journal_commit(struct sffs_journal *j)
 
 	if (j->io->ro)
 		return -EROFS;
+	if (j->placing) {
+		err = sffs_journal_unflash(j);
+		if (err)
+			return sffs_commit_error(j, err);
+		j->placing = false;
+	}
 	for (tries = 0; ; tries++) {
 		unsigned long max_clean = j->idx.max_clean;
 
@@ -1119,9 +1167,9 @@ bad:
  * end of the file system (they are bad to it from now on), and the free
  * space it counted in them, and in bad blocks past the frontier, with
  * them: the image was made for a device with no bad block.  The flasher
- * may have programmed
- * the checkpoint units the image left empty with 0xff: the first
- * checkpoint goes to the other slot, erased first.
+ * may have programmed the pages the image left erased with 0xff: the
+ * first checkpoint goes to the other anchor slot, erased first, and the
+ * first commit erases the journal's blocks (sffs_journal_unflash()).
  */
 static int sffs_journal_place(struct sffs_journal *j)
 {
@@ -1132,12 +1180,14 @@ static int sffs_journal_place(struct sffs_journal *j)
 	u32 eb;
 	int err;
 
+	/* another version or geometry: said as such, not as a misfit */
+	if (le16_to_cpu(cp->version) != SFFS_FORMAT_VERSION ||
+	    le32_to_cpu(cp->erase_size) != io->erase_size ||
+	    le32_to_cpu(cp->write_size) != io->write_size)
+		return sffs_check_cp(j);
 	if (le32_to_cpu(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP ||
-	    alloc > ebs || ebs > io->peb_count) {
-		pr_err("sffs: %s: checkpoint %llu: bad image to place\n",
-		       io->mtd->name, le64_to_cpu(cp->commit));
-		return -EUCLEAN;
-	}
+	    alloc > ebs || ebs > io->peb_count)
+		goto bad;
 	err = sffs_io_place(io, alloc);
 	if (err)
 		return err;
@@ -1145,14 +1195,19 @@ static int sffs_journal_place(struct sffs_journal *j)
 		if (!sffs_io_is_bad(io, eb))
 			continue;
 		if (free < io->erase_size)
-			return -EUCLEAN;
+			goto bad;
 		free -= io->erase_size;
 	}
 	cp->free_bytes = cpu_to_le64(free);
 	io->anchor_rewrite = true;
+	j->placing = true;
 	pr_info("sffs: %s: image of %u erase blocks placed, %u bad blocks passed over\n",
 		io->mtd->name, alloc, io->nskip);
 	return 0;
+bad:
+	pr_err("sffs: %s: checkpoint %llu: an image that cannot be placed\n",
+	       io->mtd->name, le64_to_cpu(cp->commit));
+	return -EUCLEAN;
 }
 
 /**

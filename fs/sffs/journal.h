@@ -136,6 +136,8 @@ struct sffs_gc_stats {
  * @used: bytes of live nodes
  * @max_dirty: commit when more znodes than this are dirty
  * @in_commit: a commit is writing the index
+ * @placing: an image was placed by this mount and not yet committed
+ *	     (sffs_journal_unflash())
  * @fold_all: the next commit writes every table page with changes, hints
  *	      included: it ends a writable mount
  * @replayed: nodes found by replay at mount
@@ -250,6 +252,7 @@ struct sffs_journal {
 	u64 used;
 	unsigned long max_dirty;
 	bool in_commit;
+	bool placing;
 	bool fold_all;
 	unsigned long replayed;
 	unsigned long commits;

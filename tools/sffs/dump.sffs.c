@@ -266,6 +266,11 @@ int main(int argc, char **argv)
 	printf("anchor_eb: %u %u %u %u\n", le32toh(cp.anchor_eb[0]),
 	       le32toh(cp.anchor_eb[1]), le32toh(cp.anchor_eb[2]),
 	       le32toh(cp.anchor_eb[3]));
+	/* the device's bad blocks the file system's numbers pass over */
+	printf("skipped:");
+	for (unsigned int i = 0; i < dev.nskip; i++)
+		printf(" %u", dev.skip[i]);
+	printf("\n");
 	printf("default_compr: %u\ncommit: %llu\nmax_sqnum: %llu\nnext_ino: %llu\n",
 	       cp.default_compr, (unsigned long long)le64toh(cp.commit),
 	       (unsigned long long)le64toh(cp.max_sqnum),

@@ -464,6 +464,15 @@ static uint64_t unit_addr(struct sffs_dev *d, unsigned int slot, uint32_t n)
 	       (uint64_t)(n % upb) * unit;
 }
 
+/* Skipped blocks a checkpoint unit has room for, as the kernel counts */
+static uint32_t skip_max(const struct sffs_dev *d)
+{
+	uint32_t max = (SFFS_CP_UNIT(d->write_size) -
+			sizeof(struct sffs_checkpoint_node)) / 4;
+
+	return max < SFFS_MAX_SKIP ? max : SFFS_MAX_SKIP;
+}
+
 /*
  * From now on the file system's block numbers pass over @list (@n device
  * blocks, ascending, malloc()ed): the anchor and the bad blocks get the
@@ -475,10 +484,9 @@ static int set_skip(struct sffs_dev *d, uint32_t *list, unsigned int n)
 	uint8_t *bad;
 
 	for (unsigned int i = 0; i < n; i++)
-		if (list[i] >= d->eb_count || (i && list[i] <= list[i - 1]) ||
-		    !d->bad[list[i]])
+		if (list[i] >= d->eb_count || (i && list[i] <= list[i - 1]))
 			goto bad;
-	if (d->eb_count - n < SFFS_ANCHOR_SEARCH)
+	if (n > skip_max(d) || d->eb_count - n < SFFS_ANCHOR_SEARCH)
 		goto bad;
 	bad = calloc(d->eb_count, 1);
 	if (!bad)
@@ -544,7 +552,7 @@ static int place(struct sffs_dev *d, struct sffs_checkpoint_node *cp)
 	if (!list)
 		return -1;
 	for (peb = 0, leb = 0; leb < alloc; peb++) {
-		if (peb >= d->eb_count || (d->bad[peb] && n == SFFS_MAX_SKIP)) {
+		if (peb >= d->eb_count || (d->bad[peb] && n == skip_max(d))) {
 			fprintf(stderr, "the image does not fit in the device's good blocks\n");
 			free(list);
 			return -1;
@@ -582,18 +590,22 @@ static int load_skip(struct sffs_dev *d, const uint8_t *buf)
 	return set_skip(d, list, n);
 }
 
-/* Does the checkpoint in @buf, checked, list skipped blocks rightly? */
+/*
+ * Does the newest checkpoint, in @buf, list skipped blocks rightly?  As
+ * in the kernel, a bad list fails the mount, not the checkpoint.
+ */
 static bool skip_ok(const struct sffs_dev *d, const uint8_t *buf)
 {
 	const struct sffs_checkpoint_node *c = (const void *)buf;
 	uint32_t n = le32toh(c->skip_cnt);
 	bool skip = le32toh(c->feat_incompat) & SFFS_FEAT_INCOMPAT_SKIP;
-	uint32_t max = (SFFS_CP_UNIT(d->write_size) - sizeof(*c)) / 4;
 
-	if (max > SFFS_MAX_SKIP)
-		max = SFFS_MAX_SKIP;
-	return (skip || !n) && n <= max &&
-	       le32toh(c->hdr.len) == sizeof(*c) + 4 * n;
+	if ((skip || !n) && n <= skip_max(d) &&
+	    le32toh(c->hdr.len) == sizeof(*c) + 4 * n)
+		return true;
+	fprintf(stderr, "checkpoint %llu has a bad list of skipped blocks\n",
+		(unsigned long long)le64toh(c->commit));
+	return false;
 }
 
 /*
@@ -637,8 +649,7 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 			(*reads)++;
 			if (sffs_dev_read(d, unit_addr(d, s, n - 1), buf, unit))
 				goto err;
-			if (sffs_check(buf, unit) || c->hdr.type != SFFS_NODE_CHECKPOINT ||
-			    !skip_ok(d, buf))
+			if (sffs_check(buf, unit) || c->hdr.type != SFFS_NODE_CHECKPOINT)
 				continue;
 			if (!found || le64toh(c->commit) > best) {
 				memcpy(cp, c, sizeof(*cp));
@@ -656,7 +667,9 @@ int sffs_find_checkpoint(struct sffs_dev *d, struct sffs_checkpoint_node *cp,
 	}
 	/* once: a second read (fsck.sffs after a repair) finds the same */
 	if (found && !d->placed) {
-		if (le32toh(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE)
+		if (!skip_ok(d, keep))
+			found = false;
+		else if (le32toh(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE)
 			found = !place(d, cp);
 		else
 			found = !load_skip(d, keep);
@@ -685,7 +698,13 @@ int sffs_write_checkpoint(struct sffs_dev *d,
 	uint8_t *buf;
 	int err;
 
-	if (next >= 2 * (d->erase_size / unit)) {
+	/*
+	 * An image never mounted on this device: the flasher may have
+	 * programmed its slot's empty units with 0xff, so go on in the
+	 * other, erased first, as the kernel does.
+	 */
+	if (next >= 2 * (d->erase_size / unit) ||
+	    (d->is_mtd && le32toh(cp->feat_incompat) & SFFS_FEAT_INCOMPAT_PLACE)) {
 		slot = !slot;
 		next = 0;
 		if (sffs_dev_erase(d, d->anchor[2 * slot]) ||
