@@ -10,6 +10,7 @@
 #include <linux/fault-inject.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/mount.h>
 #include <linux/mtd/mtd.h>
 #include <linux/namei.h>
@@ -384,44 +385,45 @@ out:
 	sffs_sf_free(sf);
 }
 
+/* The images of the sffs_fs_image_* cases: bad blocks under them */
+static const unsigned int image_bad[] = { 2, 9, 13 };
+#define IMAGE_FILES	6
+#define IMAGE_LEN	300000
+
 /*
  * An image flashed by a flasher that skips bad blocks (nandwrite): the
  * image's block N lands on the device's N-th good block.  Here the image
  * is a file system made and used on one RAM flash (as a golden device
  * whose dump a factory writes), its checkpoint marked as mkfs.sffs marks
  * an image (SFFS_FEAT_INCOMPAT_PLACE), copied so up to its frontier to a
- * second flash with three bad blocks under it.  Every page copied is
+ * second flash with image_bad[] under it.  Every page copied is
  * programmed, erased ones with 0xff, as a flasher writing whole blocks
  * leaves them: the anchor's empty units and the journal's blocks among
- * them.  The mount must find every file, never program a page twice nor
- * touch a bad block, and write the mapping down: a block under the image
- * that goes bad after the first mount must not move the others, nor be
- * written again.
+ * them.  Return: the flashed RAM flash, the test's; *@late a device block
+ * in the middle of the image.
  */
-static void sffs_fs_image_placed(struct kunit *test)
+static struct sffs_ramflash *image_flash(struct kunit *test, u32 *late)
 {
-	static const unsigned int bad[] = { 2, 9, 13 };
 	struct sffs_ramflash *img = sffs_rf_create(test, NULL, 0), *rf;
 	struct sffs_checkpoint_node *cp;
-	u8 *buf, *tmp;
 	struct vfsmount *mnt;
 	struct sffs_io io;
-	unsigned int i, n = 6;
+	u32 alloc, peb, leb;
 	char name[16];
-	u32 alloc, peb, leb, late = 0;
+	unsigned int i;
+	u8 *buf;
 	int err;
 
 	cp = kunit_kzalloc(test, sizeof(*cp), GFP_KERNEL);
-	buf = kunit_kmalloc(test, 300000, GFP_KERNEL);
-	tmp = kunit_kmalloc(test, 300000, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, cp && buf && tmp);
+	buf = kunit_kmalloc(test, IMAGE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, cp && buf);
 	mnt = sffs_rf_mount(img, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < IMAGE_FILES; i++) {
 		snprintf(name, sizeof(name), "f%u", i);
-		sffs_test_fill(buf, 300000, i, false);
+		sffs_test_fill(buf, IMAGE_LEN, i, false);
 		KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, name, buf,
-							   300000, true), 0);
+							   IMAGE_LEN, true), 0);
 	}
 	sffs_rf_umount(mnt);
 
@@ -437,11 +439,11 @@ static void sffs_fs_image_placed(struct kunit *test)
 	sffs_io_destroy(&io);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	alloc = le32_to_cpu(cp->alloc_eb);
-	KUNIT_ASSERT_GT(test, alloc, bad[2] + 4U);
-	KUNIT_ASSERT_LT(test, alloc + ARRAY_SIZE(bad), (u32)RF_BLOCKS);
+	KUNIT_ASSERT_GT(test, alloc, image_bad[2] + 4U);
+	KUNIT_ASSERT_LT(test, alloc + ARRAY_SIZE(image_bad), (u32)RF_BLOCKS);
 
 	/* the flasher: good blocks in order; no assertion until img is freed */
-	rf = sffs_rf_create(test, bad, ARRAY_SIZE(bad));
+	rf = sffs_rf_create(test, image_bad, ARRAY_SIZE(image_bad));
 	for (peb = 0, leb = 0; peb < RF_BLOCKS; peb++) {
 		u8 *to = rf->mem + (u64)peb * RF_ERASESIZE;
 
@@ -451,9 +453,8 @@ static void sffs_fs_image_placed(struct kunit *test)
 			memcpy(to, img->mem + (u64)leb * RF_ERASESIZE,
 			       RF_ERASESIZE);
 			rf->next_page[peb] = RF_PAGES;
-			/* a block in the middle, to go bad later */
 			if (leb == alloc / 2)
-				late = peb;
+				*late = peb;
 			leb++;
 		} else {
 			memset(to, 0xff, RF_ERASESIZE);
@@ -462,32 +463,74 @@ static void sffs_fs_image_placed(struct kunit *test)
 	}
 	sffs_rf_free(img);
 	bitmap_zero(rf->touched, RF_BLOCKS);
+	return rf;
+}
 
+/* The image's files, and with @extra the one written after it */
+static void image_check(struct kunit *test, struct vfsmount *mnt, bool extra,
+			const char *when)
+{
+	u8 *buf = kunit_kmalloc(test, IMAGE_LEN, GFP_KERNEL);
+	u8 *tmp = kunit_kmalloc(test, IMAGE_LEN, GFP_KERNEL);
+	unsigned int i;
+	char name[16];
+
+	KUNIT_ASSERT_TRUE(test, buf && tmp);
+	for (i = 0; i < IMAGE_FILES + extra; i++) {
+		snprintf(name, sizeof(name), i < IMAGE_FILES ? "f%u" : "new", i);
+		sffs_test_fill(buf, IMAGE_LEN, i < IMAGE_FILES ? i : 100, false);
+		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
+							       IMAGE_LEN, tmp),
+				    0, "%s %s", name, when);
+	}
+	kunit_kfree(test, buf);
+	kunit_kfree(test, tmp);
+}
+
+/* The mapping is in use, and written down: SKIP, not PLACE */
+static void image_placed(struct kunit *test, struct vfsmount *mnt,
+			 const char *when)
+{
+	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
+
+	KUNIT_EXPECT_EQ_MSG(test, c->io.nskip,
+			    (unsigned int)ARRAY_SIZE(image_bad), "%s", when);
+	KUNIT_EXPECT_EQ_MSG(test, le32_to_cpu(c->j.cp.feat_incompat) &
+			    (SFFS_FEAT_INCOMPAT_PLACE | SFFS_FEAT_INCOMPAT_SKIP),
+			    (u32)SFFS_FEAT_INCOMPAT_SKIP, "%s", when);
+}
+
+/*
+ * The mount must find every file, never program a page twice nor touch
+ * a bad block, and write the mapping down: a block under the image that
+ * goes bad after the first mount must not move the others, nor be
+ * written again.
+ */
+static void sffs_fs_image_placed(struct kunit *test)
+{
+	struct sffs_ramflash *rf;
+	struct vfsmount *mnt;
+	unsigned int i;
+	u32 late = 0;
+	u8 *buf;
+
+	rf = image_flash(test, &late);
+	buf = kunit_kmalloc(test, IMAGE_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
-	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.nskip,
-			(unsigned int)ARRAY_SIZE(bad));
 	/* the mount wrote the mapping down before anything else */
-	KUNIT_EXPECT_EQ(test,
-			le32_to_cpu(SFFS_SB(mnt->mnt_sb)->j.cp.feat_incompat) &
-			(SFFS_FEAT_INCOMPAT_PLACE | SFFS_FEAT_INCOMPAT_SKIP),
-			(u32)SFFS_FEAT_INCOMPAT_SKIP);
+	image_placed(test, mnt, "after the first mount");
 	/* the file system's last blocks are past the device's end */
-	for (i = 1; i <= ARRAY_SIZE(bad) + 1; i++)
+	for (i = 1; i <= ARRAY_SIZE(image_bad) + 1; i++)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    sffs_io_is_bad(&SFFS_SB(mnt->mnt_sb)->io,
 						   RF_BLOCKS - i),
-				    i <= ARRAY_SIZE(bad), "block %u",
+				    i <= ARRAY_SIZE(image_bad), "block %u",
 				    RF_BLOCKS - i);
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "f%u", i);
-		sffs_test_fill(buf, 300000, i, false);
-		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
-							       300000, tmp),
-				    0, "%s", name);
-	}
-	sffs_test_fill(buf, 300000, 100, false);
-	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "new", buf, 300000,
+	image_check(test, mnt, false, "after the first mount");
+	sffs_test_fill(buf, IMAGE_LEN, 100, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "new", buf, IMAGE_LEN,
 						   true), 0);
 	sffs_rf_umount(mnt);
 
@@ -497,23 +540,209 @@ static void sffs_fs_image_placed(struct kunit *test)
 	mnt = sffs_rf_mount(rf, NULL);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "remount: %ld",
 			       PTR_ERR(mnt));
-	for (i = 0; i <= n; i++) {
-		snprintf(name, sizeof(name), i < n ? "f%u" : "new", i);
-		sffs_test_fill(buf, 300000, i < n ? i : 100, false);
-		KUNIT_EXPECT_EQ_MSG(test, sffs_test_check_file(mnt, name, buf,
-							       300000, tmp),
-				    0, "%s after remount", name);
-	}
-	sffs_test_fill(buf, 300000, 101, false);
-	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "late", buf, 300000,
+	image_check(test, mnt, true, "after remount");
+	sffs_test_fill(buf, IMAGE_LEN, 101, false);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "late", buf, IMAGE_LEN,
 						   true), 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_FALSE_MSG(test, test_bit(bad[i], rf->touched),
-				       "bad block %u written", bad[i]);
+	for (i = 0; i < ARRAY_SIZE(image_bad); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, test_bit(image_bad[i], rf->touched),
+				       "bad block %u written", image_bad[i]);
 	KUNIT_EXPECT_FALSE_MSG(test, test_bit(late, rf->touched),
 			       "block %u written after it went bad", late);
+}
+
+/* What mount -o remount,rw asks of the file system */
+static int image_remount_rw(struct vfsmount *mnt)
+{
+	struct fs_context *fc;
+	int err;
+
+	fc = fs_context_for_reconfigure(mnt->mnt_root, 0, SB_RDONLY);
+	if (IS_ERR(fc))
+		return PTR_ERR(fc);
+	down_write(&mnt->mnt_sb->s_umount);
+	err = fc->ops->reconfigure(fc);
+	up_write(&mnt->mnt_sb->s_umount);
+	put_fs_context(fc);
+	return err;
+}
+
+/*
+ * Read-only, the first mount places the image in RAM and writes nothing;
+ * remounted read-write, it writes the mapping down at once.
+ */
+static void sffs_fs_image_placed_ro(struct kunit *test)
+{
+	struct sffs_ramflash *rf;
+	struct vfsmount *mnt;
+	char src[16];
+	u32 late;
+
+	rf = image_flash(test, &late);
+	snprintf(src, sizeof(src), "mtd%d", rf->mtd.index);
+	mnt = vfs_kern_mount(&sffs_fs_type, SB_KERNMOUNT | SB_RDONLY, src,
+			     NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.nskip,
+			(unsigned int)ARRAY_SIZE(image_bad));
+	KUNIT_EXPECT_TRUE(test, le32_to_cpu(SFFS_SB(mnt->mnt_sb)->j.cp.feat_incompat) &
+			  SFFS_FEAT_INCOMPAT_PLACE);
+	image_check(test, mnt, false, "read-only");
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(rf->touched, RF_BLOCKS));
+	KUNIT_EXPECT_EQ(test, image_remount_rw(mnt), 0);
+	image_placed(test, mnt, "remounted read-write");
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
+	image_placed(test, mnt, "mounted again");
+	image_check(test, mnt, false, "mounted again");
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * A power cut at each program and erase of the first mount, which erases
+ * the journal's blocks and the other anchor slot and commits the mapping:
+ * the next mount places the image again or finds it placed, and every
+ * file is there.
+ */
+static void sffs_fs_image_placed_cuts(struct kunit *test)
+{
+	struct sffs_ramflash *rf;
+	struct vfsmount *mnt;
+	unsigned long *bbt;
+	u8 *mem, *next;
+	int cut, came;
+	u32 late;
+
+	rf = image_flash(test, &late);
+	mem = vmalloc((size_t)RF_BLOCKS * RF_ERASESIZE);
+	next = kunit_kmalloc(test, sizeof(rf->next_page), GFP_KERNEL);
+	bbt = kunit_kmalloc(test, sizeof(rf->bad), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, mem && next && bbt);
+	memcpy(mem, rf->mem, (size_t)RF_BLOCKS * RF_ERASESIZE);
+	memcpy(next, rf->next_page, sizeof(rf->next_page));
+	memcpy(bbt, rf->bad, sizeof(rf->bad));
+	for (cut = 1, came = 1; came && cut < 200; cut++) {
+		memcpy(rf->mem, mem, (size_t)RF_BLOCKS * RF_ERASESIZE);
+		memcpy(rf->next_page, next, sizeof(rf->next_page));
+		memcpy(rf->bad, bbt, sizeof(rf->bad));
+		rf->cut_in = cut;
+		mnt = sffs_rf_mount(rf, NULL);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+		came = rf->dead;
+		rf->dead = false;
+		rf->cut_in = 0;
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt),
+				       "mount after cut %d: %ld", cut,
+				       PTR_ERR(mnt));
+		image_placed(test, mnt, "after a cut");
+		image_check(test, mnt, false, "after a cut");
+		sffs_rf_umount(mnt);
+	}
+	vfree(mem);
+	kunit_info(test, "%d cuts in the first mount's work\n", cut - 2);
+	KUNIT_EXPECT_GT(test, cut - 2, 10);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
+/*
+ * The newest checkpoint of a placed image's flash with its list of
+ * skipped blocks damaged, and sealed again: the mount must refuse it,
+ * and write nothing
+ */
+static void sffs_fs_image_skip_list_checked(struct kunit *test)
+{
+	static const char * const what[] = {
+		"unsorted", "past the device", "an anchor block", "too long",
+		"length", "no flag", "place too",
+	};
+	struct sffs_checkpoint_node *cp;
+	struct sffs_ramflash *rf;
+	struct vfsmount *mnt;
+	struct sffs_io io;
+	unsigned int k;
+	u8 *unit, *save;
+	__le32 *list;
+	u32 late, upb, leb;
+	u64 at;
+
+	rf = image_flash(test, &late);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	sffs_rf_umount(mnt);
+	/* where the newest unit is, as a mount finds it */
+	KUNIT_ASSERT_EQ(test, sffs_io_init(&io, &rf->mtd, true), 0);
+	cp = kunit_kzalloc(test, sizeof(*cp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cp);
+	KUNIT_ASSERT_EQ(test, sffs_anchor_find(&io, cp), 0);
+	upb = RF_ERASESIZE / io.cp_unit;
+	leb = io.anchor_eb[2 * io.cp_slot + (io.cp_next - 1) / upb];
+	/* the anchor's device blocks: the first good ones, 0, 1, 3, 4 */
+	at = (u64)(leb + (leb >= image_bad[0])) * RF_ERASESIZE +
+	     (u64)((io.cp_next - 1) % upb) * io.cp_unit;
+	sffs_io_destroy(&io);
+	unit = rf->mem + at;
+	cp = (void *)unit;
+	list = (void *)(unit + sizeof(*cp));
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(cp->skip_cnt),
+			(u32)ARRAY_SIZE(image_bad));
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(list[1]), image_bad[1]);
+	save = kunit_kmalloc(test, RF_WRITESIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, save);
+	memcpy(save, unit, RF_WRITESIZE);
+	for (k = 0; k < ARRAY_SIZE(what); k++) {
+		u32 len = sizeof(*cp) + ARRAY_SIZE(image_bad) * sizeof(*list);
+
+		memcpy(unit, save, RF_WRITESIZE);
+		switch (k) {
+		case 0:
+			swap(list[0], list[1]);
+			break;
+		case 1:
+			list[2] = cpu_to_le32(RF_BLOCKS);
+			break;
+		case 2:
+			list[0] = cpu_to_le32(1);
+			break;
+		case 3:
+			cp->skip_cnt = cpu_to_le32(RF_WRITESIZE);
+			break;
+		case 4:
+			len -= sizeof(*list);
+			break;
+		case 5:
+			cp->feat_incompat &= ~cpu_to_le32(SFFS_FEAT_INCOMPAT_SKIP);
+			break;
+		case 6:
+			cp->feat_incompat |= cpu_to_le32(SFFS_FEAT_INCOMPAT_PLACE);
+			break;
+		}
+		sffs_node_seal(unit, SFFS_NODE_CHECKPOINT, len,
+			       le64_to_cpu(cp->hdr.sqnum), 0);
+		bitmap_zero(rf->touched, RF_BLOCKS);
+		mnt = sffs_rf_mount(rf, NULL);
+		KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(mnt), "%s: mounted", what[k]);
+		if (!IS_ERR(mnt))
+			sffs_rf_umount(mnt);
+		else
+			KUNIT_EXPECT_TRUE_MSG(test, PTR_ERR(mnt) == -EUCLEAN ||
+					      PTR_ERR(mnt) == -EINVAL,
+					      "%s: %ld", what[k], PTR_ERR(mnt));
+		KUNIT_EXPECT_TRUE_MSG(test, bitmap_empty(rf->touched, RF_BLOCKS),
+				      "%s: written to", what[k]);
+	}
+	/* as it was: it mounts */
+	memcpy(unit, save, RF_WRITESIZE);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	image_check(test, mnt, false, "as it was");
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
 static void sffs_fs_not_sffs(struct kunit *test)
@@ -3438,6 +3667,9 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_table_hints_wait),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_image_placed),
+	KUNIT_CASE(sffs_fs_image_placed_ro),
+	KUNIT_CASE(sffs_fs_image_placed_cuts),
+	KUNIT_CASE(sffs_fs_image_skip_list_checked),
 	KUNIT_CASE(sffs_fs_write_remount),
 	KUNIT_CASE(sffs_fs_enospc),
 	KUNIT_CASE(sffs_fs_gc),
