@@ -221,6 +221,8 @@ static void sffs_rec_put(struct sffs_eb_rec *rec, const struct sffs_eb_info *r)
  * A page never written describes the blocks below the allocation frontier
  * as full and those above as free: a file system from mkfs, or one a
  * kernel without the table wrote, has its blocks filled in that order.
+ * Bad blocks, which mkfs passed over, are bad: taken for full ones, the
+ * coldest blocks in use, static wear levelling would pick them.
  */
 static int sffs_ebt_read(struct sffs_journal *j, u32 page)
 {
@@ -256,6 +258,9 @@ static int sffs_ebt_read(struct sffs_journal *j, u32 page)
 
 		if (sffs_io_is_anchor(j->io, eb)) {
 			rec->state = SFFS_EB_ANCHOR;
+		} else if (sffs_io_is_bad(j->io, eb)) {
+			/* never in use: nothing to collect or level there */
+			rec->state = SFFS_EB_BAD;
 		} else if (eb < j->alloc_eb) {
 			rec->state = SFFS_EB_MAIN;
 			rec->live = cpu_to_le32(j->io->erase_size);

@@ -50,13 +50,35 @@ static int check_damaged(struct vfsmount *mnt, const char *name,
 	return n < 0 ? n : 0;
 }
 
+/* What a scan of the table says of one erase block */
+struct ebt_probe {
+	u32 eb;
+	u32 live;
+	u8 state;
+	bool seen;
+};
+
+static void ebt_probe_one(struct sffs_journal *j, u32 eb,
+			  const struct sffs_eb_info *r, void *arg)
+{
+	struct ebt_probe *p = arg;
+
+	if (eb == p->eb) {
+		p->live = r->live;
+		p->state = r->state;
+		p->seen = true;
+	}
+}
+
 static void sffs_fs_mount_empty(struct kunit *test)
 {
 	static const unsigned int bad[] = { 1, 40 };
 	struct sffs_ramflash *rf = sffs_rf_create(test, bad, ARRAY_SIZE(bad));
 	struct vfsmount *mnt = sffs_rf_mount(rf, NULL);
+	struct sffs_info *c;
 	struct kstatfs st;
 	struct path root;
+	unsigned int i;
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(mnt), "mount: %ld", PTR_ERR(mnt));
 	root.mnt = mnt;
@@ -76,6 +98,25 @@ static void sffs_fs_mount_empty(struct kunit *test)
 			(unsigned long)SFFS_ROOT_INO);
 	/* the anchor skipped the bad block among the first ones */
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.anchor_eb[1], 2U);
+	/*
+	 * and the table calls it bad, not a full block of erase count 0 for
+	 * static wear levelling to pick: it is below the frontier, which
+	 * scans read up to
+	 */
+	c = SFFS_SB(mnt->mnt_sb);
+	mutex_lock(&c->mutex);
+	KUNIT_EXPECT_LT(test, bad[0], c->j.alloc_eb);
+	for (i = 0; i < ARRAY_SIZE(bad) && bad[i] < c->j.alloc_eb; i++) {
+		struct ebt_probe p = { .eb = bad[i] };
+
+		KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, bad[i] / SFFS_EBT_RECS,
+						    ebt_probe_one, &p), 0);
+		KUNIT_EXPECT_TRUE(test, p.seen);
+		KUNIT_EXPECT_EQ_MSG(test, p.state, (u8)SFFS_EB_BAD,
+				    "block %u (frontier %u)", bad[i],
+				    c->j.alloc_eb);
+	}
+	mutex_unlock(&c->mutex);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -237,24 +278,6 @@ static void sffs_fs_commit_work_flat(struct kunit *test)
 	 */
 	KUNIT_EXPECT_LE(test, large.table_pages, small.table_pages + 16);
 	KUNIT_EXPECT_LE(test, large.reads, 2 * small.reads + 16);
-}
-
-/* What a scan of the table says of one erase block */
-struct ebt_probe {
-	u32 eb;
-	u32 live;
-	bool seen;
-};
-
-static void ebt_probe_one(struct sffs_journal *j, u32 eb,
-			  const struct sffs_eb_info *r, void *arg)
-{
-	struct ebt_probe *p = arg;
-
-	if (eb == p->eb) {
-		p->live = r->live;
-		p->seen = true;
-	}
 }
 
 /* The live bytes of @eb as a scan, pending hints included, sees them */

@@ -412,7 +412,8 @@ static_assert(sizeof(struct sffs_eb_rec) == 16);
  * @rec: the records
  *
  * A page missing from the index describes blocks below the checkpoint's
- * @alloc_eb as in use and full, and those above as free.
+ * @alloc_eb as in use and full, and those above as free; blocks bad on
+ * the device as bad.
  */
 struct sffs_ebt_node {
 	struct sffs_node_hdr hdr;

@@ -357,8 +357,10 @@ static void check_table(void)
 	uint64_t sum = 0, used = 0;
 	unsigned long pages = 0, nfree = 0, nbad = 0, counted = 0;
 
+	/* a page never written: as the kernel reads it (sffs_ebt_read()) */
 	for (uint32_t eb = 0; eb < dev.eb_count; eb++)
-		state[eb] = eb < alloc ? SFFS_EB_MAIN : SFFS_EB_FREE;
+		state[eb] = dev.bad[eb] ? SFFS_EB_BAD :
+			    eb < alloc ? SFFS_EB_MAIN : SFFS_EB_FREE;
 	for (size_t i = 0; i < lv.n; i++) {
 		struct sffs_ebt_node *t;
 		uint32_t first, count;
