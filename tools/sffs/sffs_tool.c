@@ -483,9 +483,14 @@ static int set_skip(struct sffs_dev *d, uint32_t *list, unsigned int n)
 {
 	uint8_t *bad;
 
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		if (list[i] >= d->eb_count || (i && list[i] <= list[i - 1]))
 			goto bad;
+		/* as in the kernel: the anchor is found, never skipped */
+		for (int a = 0; a < SFFS_ANCHOR_BLOCKS; a++)
+			if (list[i] == d->anchor[a])
+				goto bad;
+	}
 	if (n > skip_max(d) || d->eb_count - n < SFFS_ANCHOR_SEARCH)
 		goto bad;
 	bad = calloc(d->eb_count, 1);
