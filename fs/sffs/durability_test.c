@@ -14,7 +14,6 @@
 #include <kunit/test.h>
 #include <linux/fault-inject.h>
 #include <linux/file.h>
-#include <linux/fs_context.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -471,22 +470,6 @@ static void sffs_durability_commit_put_keeps_node(struct kunit *test)
  * journal, and committing a half-applied index would save it.  The
  * synced files are intact at the next mount.
  */
-/* What mount -o remount,rw asks of the file system */
-static int remount_rw(struct vfsmount *mnt)
-{
-	struct fs_context *fc;
-	int err;
-
-	fc = fs_context_for_reconfigure(mnt->mnt_root, 0, SB_RDONLY);
-	if (IS_ERR(fc))
-		return PTR_ERR(fc);
-	down_write(&mnt->mnt_sb->s_umount);
-	err = fc->ops->reconfigure(fc);
-	up_write(&mnt->mnt_sb->s_umount);
-	put_fs_context(fc);
-	return err;
-}
-
 static void sffs_durability_apply_error_readonly(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
@@ -535,7 +518,7 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sb_rdonly(mnt->mnt_sb));
 	bitmap_zero(rf->broken, RF_BLOCKS);
 	/* and a remount read-write is refused: only a new mount writes */
-	KUNIT_EXPECT_EQ(test, remount_rw(mnt), -EROFS);
+	KUNIT_EXPECT_EQ(test, sffs_test_remount_rw(mnt), -EROFS);
 	KUNIT_EXPECT_TRUE(test, c->io.ro);
 	/* nothing more is written: not this file, not another */
 	pos = 0;

@@ -10,7 +10,6 @@
 #include <linux/fault-inject.h>
 #include <linux/file.h>
 #include <linux/fs.h>
-#include <linux/fs_context.h>
 #include <linux/mount.h>
 #include <linux/mtd/mtd.h>
 #include <linux/namei.h>
@@ -577,25 +576,6 @@ static void sffs_fs_image_placed(struct kunit *test)
 }
 
 /*
- * What mount -o remount,rw asks of the file system (s_flags keep
- * SB_RDONLY: the VFS, not called here, clears it)
- */
-static int image_remount_rw(struct vfsmount *mnt)
-{
-	struct fs_context *fc;
-	int err;
-
-	fc = fs_context_for_reconfigure(mnt->mnt_root, 0, SB_RDONLY);
-	if (IS_ERR(fc))
-		return PTR_ERR(fc);
-	down_write(&mnt->mnt_sb->s_umount);
-	err = fc->ops->reconfigure(fc);
-	up_write(&mnt->mnt_sb->s_umount);
-	put_fs_context(fc);
-	return err;
-}
-
-/*
  * Read-only, the first mount places the image in RAM and writes nothing;
  * remounted read-write, it writes the mapping down at once.
  */
@@ -617,7 +597,7 @@ static void sffs_fs_image_placed_ro(struct kunit *test)
 			  SFFS_FEAT_INCOMPAT_PLACE);
 	image_check(test, mnt, false, "read-only");
 	KUNIT_EXPECT_TRUE(test, bitmap_empty(rf->touched, RF_BLOCKS));
-	KUNIT_EXPECT_EQ(test, image_remount_rw(mnt), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_remount_rw(mnt), 0);
 	image_placed(test, mnt, "remounted read-write");
 	sffs_rf_umount(mnt);
 	mnt = sffs_rf_mount(rf, NULL);

@@ -10,6 +10,7 @@
  */
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/random.h>
@@ -535,6 +536,25 @@ int sffs_test_journal_sync(struct vfsmount *mnt)
 	mutex_lock(&c->mutex);
 	err = sffs_journal_sync(&c->j);
 	mutex_unlock(&c->mutex);
+	return err;
+}
+
+/*
+ * What mount -o remount,rw asks of the file system (s_flags keep
+ * SB_RDONLY: the VFS, not called here, clears it)
+ */
+int sffs_test_remount_rw(struct vfsmount *mnt)
+{
+	struct fs_context *fc;
+	int err;
+
+	fc = fs_context_for_reconfigure(mnt->mnt_root, 0, SB_RDONLY);
+	if (IS_ERR(fc))
+		return PTR_ERR(fc);
+	down_write(&mnt->mnt_sb->s_umount);
+	err = fc->ops->reconfigure(fc);
+	up_write(&mnt->mnt_sb->s_umount);
+	put_fs_context(fc);
 	return err;
 }
 

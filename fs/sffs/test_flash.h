@@ -111,6 +111,7 @@ int sffs_test_rename(struct vfsmount *mnt, const char *from, const char *to);
 int sffs_test_rename_flags(struct vfsmount *mnt, const char *from,
 			   const char *to, unsigned int flags);
 int sffs_test_journal_sync(struct vfsmount *mnt);
+int sffs_test_remount_rw(struct vfsmount *mnt);
 int sffs_test_unlink(struct vfsmount *mnt, const char *name);
 unsigned int sffs_test_count_orphans(struct vfsmount *mnt);
 bool sffs_test_ino_in_index(struct vfsmount *mnt, u64 ino);
