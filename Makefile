@@ -74,7 +74,9 @@ series: tree
 	@python3 $(H)/series.py export $(TREE) $(OUT)/series
 
 ## make kunit         every KUnit suite of the series on UML (lockdep, KASAN, UBSAN),
-##                    then all of them again on the segregated-fit SLOB
+##                    then all of them again on the segregated-fit SLOB; and
+##                    that each SFFS object calls only the layers below it
+##                    (harness/sffs-layers.py, on the first kernel's objects)
 KUNITCONFIGS = $(shell cd $(TOP) && git ls-files -co --exclude-standard -- \
 		'*/.kunitconfig' | grep -v '^harness/')
 # KASAN and the SLUB tests need SLUB: the second kernel has the rest of
@@ -88,8 +90,13 @@ kunit: tree
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit-slob-seg $(RESULTS)/kunit-slob-seg \
 		$(BUILD)/kunit-slob-seg.kunitconfig $(KUNITCONFIGS) \
 		mm/slob_seg.kunitconfig; \
-	cat $(RESULTS)/kunit-main $(RESULTS)/kunit-slob-seg | awk \
-		'{ p += $$2; f += $$4; s += $$6; n++ } END { if (n != 2) f++; \
+	if $(H)/sffs-layers.py $(TREE)/fs/sffs $(TREE)/.kunit/fs/sffs; then \
+		echo "sffs-layers: 1 passed, 0 failed, 0 skipped"; \
+	else echo "sffs-layers: 0 passed, 1 failed, 0 skipped"; fi \
+		> $(RESULTS)/kunit-layers; \
+	cat $(RESULTS)/kunit-main $(RESULTS)/kunit-slob-seg \
+		$(RESULTS)/kunit-layers | awk \
+		'{ p += $$2; f += $$4; s += $$6; n++ } END { if (n != 3) f++; \
 		print "kunit: " p " passed, " f " failed, " s " skipped"; \
 		exit f > 0 }' | \
 		tee $(RESULTS)/kunit; exit $${PIPESTATUS[1]}

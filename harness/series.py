@@ -5,7 +5,10 @@
 The repository keeps the series the way vendors carry one: new files at
 their in-tree paths (fs/, mm/, tools/, ...), changes to upstream files as
 small patches in patches/, MAINTAINERS entries in MAINTAINERS.fragment, and
-series.manifest saying which of those make up each commit.
+series.manifest saying which of those make up each commit.  A patch may also
+extend a file an earlier commit of the series added (a layered series grows
+its Makefile commit by commit): that commit then adds the file as the later
+patches, undone, leave it.
 
   series.py check                  validate the manifest against the tree
   series.py apply TREE             (re)build branch 'series' on tag 'base'
@@ -211,6 +214,68 @@ def assign(commits):
     return frag
 
 
+def patch_paths(patch):
+    """The paths a patch changes (its '+++ b/' lines)."""
+    paths = []
+    with open(os.path.join(PATCHDIR, patch)) as f:
+        for line in f:
+            if line.startswith('+++ b/'):
+                paths.append(line[6:].rstrip('\n').split('\t')[0])
+    return paths
+
+
+def staged_contents(commits):
+    """First contents of the series' own files that later patches change.
+
+    A layered series adds a file such as fs/sffs/Makefile in one commit and
+    lets each later commit extend it with a patch, as git am would.  The
+    repository keeps the file as it ends up; its first content is what the
+    patches of later commits, undone last first, leave of it.  Return
+    {path: bytes} for those files, after checking that the patches, applied
+    forward, give the repository's file back.
+    """
+    owner = {p: i for i, c in enumerate(commits) for p in c['paths']}
+    touching = {}
+    for i, c in enumerate(commits):
+        for patch in c['patches']:
+            for path in patch_paths(patch):
+                if path not in owner:
+                    continue
+                if owner[path] >= i:
+                    raise SeriesError('%s changes %s, which a later commit '
+                                      'adds' % (patch, path))
+                touching.setdefault(path, []).append(patch)
+    staged = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path, patches in touching.items():
+            dst = os.path.join(tmp, path)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            with open(os.path.join(TOP, path), 'rb') as f:
+                final = f.read()
+            with open(dst, 'wb') as f:
+                f.write(final)
+            for direction, order in (('-R', reversed(patches)),
+                                     (None, patches)):
+                for patch in order:
+                    args = ['apply', '--include=' + path]
+                    if direction:
+                        args.append(direction)
+                    try:
+                        git(args + [os.path.join(PATCHDIR, patch)], tmp)
+                    except SeriesError as e:
+                        raise SeriesError('%s does not %s on %s: %s'
+                                          % (patch, 'undo' if direction
+                                             else 'apply', path, e))
+                if direction:
+                    with open(dst, 'rb') as f:
+                        staged[path] = f.read()
+            with open(dst, 'rb') as f:
+                if f.read() != final:
+                    raise SeriesError('the patches changing %s do not give '
+                                      'the repository\'s file' % path)
+    return staged
+
+
 def insert_maintainers(text, entry):
     """Insert entry into MAINTAINERS text in alphabetical order."""
     title = entry.splitlines()[0]
@@ -241,6 +306,7 @@ def build_commits(tree, header, commits, frag):
         'GIT_COMMITTER_EMAIL': mail.rstrip('>'),
         'GIT_AUTHOR_DATE': COMMIT_DATE, 'GIT_COMMITTER_DATE': COMMIT_DATE,
     })
+    staged = staged_contents(commits)
     with tempfile.TemporaryDirectory() as tmp:
         env['GIT_INDEX_FILE'] = os.path.join(tmp, 'index')
         parent = git(['rev-parse', 'base^{commit}'], tree).decode().strip()
@@ -248,8 +314,12 @@ def build_commits(tree, header, commits, frag):
         for c in commits:
             for path in c['paths']:
                 src = os.path.join(TOP, path)
-                blob = git(['hash-object', '-w', '--', src], tree,
-                           env).decode().strip()
+                if path in staged:
+                    blob = git(['hash-object', '-w', '--stdin'], tree, env,
+                               staged[path]).decode().strip()
+                else:
+                    blob = git(['hash-object', '-w', '--', src], tree,
+                               env).decode().strip()
                 mode = '100755' if os.access(src, os.X_OK) else '100644'
                 git(['update-index', '--add', '--cacheinfo',
                      '%s,%s,%s' % (mode, blob, path)], tree, env)
@@ -314,6 +384,7 @@ def main(argv):
         if argv[1] == 'check':
             _, commits = parse_manifest()
             assign(commits)
+            staged_contents(commits)
             print('series: manifest ok, %d commits' % len(commits))
         elif argv[1] == 'apply' and len(argv) == 3:
             cmd_apply(argv[2])

@@ -19,81 +19,71 @@
 #include <linux/slab.h>
 #include "sffs.h"
 
-/**
- * sffs_find_name - look a name up among the hashed keys of an inode
- * @c: the file system, its mutex held
- * @ino: the directory, or the inode owning the attribute
- * @type: %SFFS_NODE_DENTRY or %SFFS_NODE_XATTR
- * @name: the name
- * @len: its length
- * @buf: room for the largest node of @type; holds the one found
- * @slot: the result
- *
- * Names are keyed by their hash plus a collision index, so all the nodes
- * whose name has the same hash sit side by side in the index.  Read them
- * until the name matches.  When it does not, @slot->key is where a new
- * node of that name goes: the first collision index not in use, or
- * @slot->free_coll is ~0 when all %SFFS_MAX_COLLISIONS are taken.
- *
- * Return: 0, or an error of the index or of the flash.
- */
-int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
-		   const char *name, u32 len, void *buf,
-		   struct sffs_name_slot *slot)
+static void sffs_set_ops(struct inode *inode)
 {
-	unsigned int ktype = type == SFFS_NODE_DENTRY ? SFFS_KEY_DENTRY :
-							SFFS_KEY_XATTR;
-	u32 max_len = type == SFFS_NODE_DENTRY ? SFFS_DENTRY_MAX_LEN :
-						 SFFS_XATTR_MAX_LEN;
-	u64 h = (u64)sffs_name_hash(name, len) << SFFS_HASH_SHIFT;
-	struct sffs_ckey key = sffs_key(ino, ktype, h);
-	struct sffs_ckey end = sffs_key(ino, ktype, h + SFFS_MAX_COLLISIONS);
-	struct sffs_zref ref;
-	u32 expect = 0;
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFREG:
+		inode->i_op = &sffs_file_inode_operations;
+		inode->i_fop = &sffs_file_operations;
+		inode->i_mapping->a_ops = &sffs_aops;
+		break;
+	case S_IFDIR:
+		inode->i_op = &sffs_dir_inode_operations;
+		inode->i_fop = &sffs_dir_operations;
+		break;
+	case S_IFLNK:
+		inode->i_op = &sffs_symlink_inode_operations;
+		break;
+	default:
+		inode->i_op = &sffs_special_inode_operations;
+		init_special_inode(inode, inode->i_mode, inode->i_rdev);
+		break;
+	}
+}
+
+/**
+ * sffs_iget - get an inode, reading it from flash if it is not cached
+ * @sb: the super block
+ * @ino: inode number
+ *
+ * Return: the inode or an ERR_PTR().
+ */
+struct inode *sffs_iget(struct super_block *sb, u64 ino)
+{
+	struct sffs_info *c = SFFS_SB(sb);
+	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
+	struct inode *inode;
 	int err;
 
-	slot->found = false;
-	slot->free_coll = ~0U;
-	for (;;) {
-		const struct sffs_dentry_node *de = buf;
-		const struct sffs_xattr_node *xn = buf;
-		const u8 *nname;
-		u32 nlen;
+	inode = iget_locked(sb, ino);
+	if (!inode)
+		return ERR_PTR(-ENOMEM);
+	if (!(inode->i_state & I_NEW))
+		return inode;
 
-		err = sffs_index_next(&c->j.idx, &key, &ref);
-		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
-			break;
-		if (err)
-			return err;
-		if (slot->free_coll == ~0U &&
-		    sffs_key_value(&ref.key) - h != expect)
-			slot->free_coll = expect;
-		expect = sffs_key_value(&ref.key) - h + 1;
-		if (ref.len > max_len)
-			return -EUCLEAN;
-		err = sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
-		if (err)
-			return err;
-		if (type == SFFS_NODE_DENTRY) {
-			nname = de->name;
-			nlen = le16_to_cpu(de->name_len);
-		} else {
-			nname = xn->data;
-			nlen = le16_to_cpu(xn->name_len);
-		}
-		if (nlen == len && !memcmp(nname, name, len)) {
-			slot->key = ref.key;
-			slot->found = true;
-			return 0;
-		}
-		key = ref.key;
-		key.tv++;
+	mutex_lock(&c->mutex);
+	err = sffs_read_leaf(c, &key, SFFS_NODE_INODE, c->rbuf);
+	if (!err)
+		err = sffs_fill_inode(inode, c->rbuf);
+	mutex_unlock(&c->mutex);
+	if (!err)
+		sffs_set_ops(inode);
+	if (err) {
+		if (err == -ENOENT || err == -EUCLEAN)
+			pr_err("sffs: %s: inode %llu: %s\n", c->io.mtd->name, ino,
+			       err == -ENOENT ? "not in the index" : "corrupt");
+		iget_failed(inode);
+		return ERR_PTR(err == -ENOENT ? -EUCLEAN : err);
 	}
-	if (slot->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
-		slot->free_coll = expect;
-	if (slot->free_coll != ~0U)
-		slot->key = sffs_key(ino, ktype, h + slot->free_coll);
-	return 0;
+	unlock_new_inode(inode);
+	return inode;
+}
+
+/* A new inode whose nodes are on flash: its operations, and the hash */
+static void sffs_new_inode_ready(struct inode *inode)
+{
+	sffs_set_ops(inode);
+	sffs_new_inode_done(inode);
 }
 
 /* What a name in a directory resolves to */
@@ -250,7 +240,7 @@ static int sffs_op_commit(struct sffs_info *c, struct sffs_op *op,
 		return -ENAMETOOLONG;
 	err = sffs_space(c, op->bytes, deleting);
 	if (!err)
-		err = sffs_journal_write(&c->j, op->wn, op->n);
+		err = sffs_write_op(&c->j, op->wn, op->n);
 	for (i = 0; !err && i < op->n; i++)
 		if (op->inode[i])
 			sffs_inode_journaled(op->inode[i], &op->wn[i]);
@@ -291,7 +281,7 @@ static int sffs_add_new(struct inode *dir, struct dentry *dentry,
 		iput(inode);
 		return err;
 	}
-	sffs_new_inode_done(inode);
+	sffs_new_inode_ready(inode);
 	d_instantiate(dentry, inode);
 	return 0;
 }
@@ -445,7 +435,7 @@ static int sffs_tmpfile(struct user_namespace *mnt_userns, struct inode *dir,
 		iput(inode);
 		return err;
 	}
-	sffs_new_inode_done(inode);
+	sffs_new_inode_ready(inode);
 	d_tmpfile(file, inode);
 	return finish_open_simple(file, 0);
 }
@@ -675,7 +665,7 @@ out:
 		if (err)
 			make_bad_inode(wh);
 		else
-			sffs_new_inode_done(wh);
+			sffs_new_inode_ready(wh);
 		iput(wh);
 	}
 	return err;

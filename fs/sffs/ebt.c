@@ -272,7 +272,7 @@ static int sffs_ebt_read(struct sffs_journal *j, u32 page)
 }
 
 /* Does the next fold write every page with changes, hints included? */
-static bool sffs_ebt_fold_all(struct sffs_journal *j)
+bool sffs_ebt_fold_all(const struct sffs_journal *j)
 {
 	return j->fold_all || j->ebt_nr > SFFS_EBT_MAX_HINTS / 2;
 }
@@ -325,76 +325,71 @@ u32 sffs_ebt_fold_pages(struct sffs_journal *j)
 }
 
 /**
- * sffs_ebt_fold - write the table pages that changed, during a commit
- * @j: the journal, committing
+ * sffs_ebt_next_due - the next table page a fold writes
+ * @j: the journal
+ * @next: the first erase block to look at; moved past what was looked at
+ * @all: every page with changes, hints included (sffs_ebt_fold_all())
+ * @page: the page
  *
- * Every state change pending when the fold starts is written, and the
- * hints of the pages that are due (sffs_ebt_due()), or all of them when
- * the mount ends or too many wait; the writes themselves change the live
- * bytes of the blocks they go to and come from, which a later commit
- * folds.
- *
- * Return: 0 or a negative error.
+ * Return: true if there is one.
  */
-int sffs_ebt_fold(struct sffs_journal *j)
+bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
+		       u32 *page)
+{
+	while (xa_find(&j->ebt, next, ULONG_MAX, XA_PRESENT)) {
+		*page = *next / SFFS_EBT_RECS;
+		*next = (unsigned long)(*page + 1) * SFFS_EBT_RECS;
+		if (all || sffs_ebt_due(j, *page))
+			return true;
+		j->gc.table_deferred++;
+	}
+	return false;
+}
+
+/* The length of table page @page as a node: its last may be short */
+u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page)
+{
+	return sffs_ebt_node_size(min_t(u32, SFFS_EBT_RECS,
+					j->io->eb_count - page * SFFS_EBT_RECS));
+}
+
+/**
+ * sffs_ebt_fold_page - apply the pending changes to one table page
+ * @j: the journal, committing
+ * @page: the table page
+ *
+ * Reads the page into j->ebt_buf and folds into it, and forgets, every
+ * change pending for its blocks; the commit then writes j->ebt_buf
+ * (sffs_journal_fold_table()).
+ *
+ * Return: the length of the page as a node, or a negative error.
+ */
+int sffs_ebt_fold_page(struct sffs_journal *j, u32 page)
 {
 	struct sffs_ebt_node *en = j->ebt_buf;
-	bool all = sffs_ebt_fold_all(j);
-	unsigned long next = 0;
+	unsigned int i, count;
+	int err;
 
-	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
-		u32 page = next / SFFS_EBT_RECS;
-		struct sffs_zref ref = {
-			.key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT, page),
-		};
-		unsigned int i, count;
-		int err;
+	err = sffs_ebt_read(j, page);
+	if (err)
+		return err;
+	count = le32_to_cpu(en->count);
+	for (i = 0; i < count; i++) {
+		u32 eb = page * SFFS_EBT_RECS + i;
+		struct sffs_ebt_delta *d = xa_erase(&j->ebt, eb);
+		struct sffs_eb_info r;
 
-		if (!all && !sffs_ebt_due(j, page)) {
-			j->gc.table_deferred++;
-			next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+		if (!d)
 			continue;
-		}
-
-		/*
-		 * Room for the page first: taking a new block may scan the
-		 * table, which must still see the changes folded below,
-		 * and read pages into j->ebt_buf.  The page then goes where
-		 * the head is, with no block taken between.
-		 */
-		count = min_t(u32, SFFS_EBT_RECS,
-			      j->io->eb_count - page * SFFS_EBT_RECS);
-		err = sffs_journal_room(j, sffs_ebt_node_size(count));
-		if (!err)
-			err = sffs_ebt_read(j, page);
-		if (err)
-			return err;
-		count = le32_to_cpu(en->count);
-		for (i = 0; i < count; i++) {
-			u32 eb = page * SFFS_EBT_RECS + i;
-			struct sffs_ebt_delta *d = xa_erase(&j->ebt, eb);
-			struct sffs_eb_info r;
-
-			if (!d)
-				continue;
-			sffs_rec_get(&en->rec[i], &r);
-			sffs_ebt_apply(d, &r, j->io->erase_size);
-			sffs_rec_put(&en->rec[i], &r);
-			if (d->flags & SFFS_EBD_STATE)
-				j->ebt_states--;
-			kfree(d);
-			j->ebt_nr--;
-		}
-		ref.len = sffs_ebt_node_size(count);
-		err = sffs_journal_put(j, en, ref.len, SFFS_NODE_EBT, 0,
-				       &ref.addr);
-		if (!err)
-			err = sffs_index_insert(&j->idx, &ref);
-		if (err)
-			return err;
-		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+		sffs_rec_get(&en->rec[i], &r);
+		sffs_ebt_apply(d, &r, j->io->erase_size);
+		sffs_rec_put(&en->rec[i], &r);
+		if (d->flags & SFFS_EBD_STATE)
+			j->ebt_states--;
+		kfree(d);
+		j->ebt_nr--;
 	}
-	return 0;
+	return sffs_ebt_node_size(count);
 }
 
 /**

@@ -16,7 +16,8 @@
  * back when the page is written or invalidated.
  */
 #include <linux/crypto.h>
-#include <linux/lzo.h>
+#include <linux/fs.h>
+#include <linux/fileattr.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/highmem.h>
@@ -25,69 +26,6 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include "sffs.h"
-
-static const char * const sffs_compr_names[SFFS_COMPR_TYPES] = {
-	[SFFS_COMPR_LZO] = "lzo",
-	[SFFS_COMPR_ZSTD] = "zstd",
-};
-
-#define SFFS_CBUF_SIZE	(lzo1x_worst_compress(SFFS_BLOCK_SIZE) + 64)
-
-int sffs_compr_init(struct sffs_info *c)
-{
-	c->cbuf = kmalloc(SFFS_CBUF_SIZE, GFP_KERNEL);
-	return c->cbuf ? 0 : -ENOMEM;
-}
-
-/**
- * sffs_tfm - the compressor of a mount, allocated on first use
- * @c: the file system
- * @type: &enum sffs_compr
- *
- * A zstd context costs more than a megabyte, so a mount only pays for
- * the algorithms it writes or finds on the flash.  The allocation must
- * not recurse into file system reclaim: callers may hold c->mutex.
- *
- * Return: the compressor, or NULL if @type is none, not built in, or
- * cannot be allocated.
- */
-struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type)
-{
-	struct crypto_comp *tfm;
-	unsigned int nofs;
-
-	if (type == SFFS_COMPR_NONE || type >= SFFS_COMPR_TYPES ||
-	    (type == SFFS_COMPR_LZO && !IS_ENABLED(CONFIG_SFFS_FS_LZO)) ||
-	    (type == SFFS_COMPR_ZSTD && !IS_ENABLED(CONFIG_SFFS_FS_ZSTD)))
-		return NULL;
-	tfm = READ_ONCE(c->tfm[type]);
-	if (tfm)
-		return tfm;
-	nofs = memalloc_nofs_save();
-	tfm = crypto_alloc_comp(sffs_compr_names[type], 0, 0);
-	memalloc_nofs_restore(nofs);
-	if (IS_ERR(tfm)) {
-		pr_warn_ratelimited("sffs: no %s compressor: %ld\n",
-				    sffs_compr_names[type], PTR_ERR(tfm));
-		return NULL;
-	}
-	/* two first users may race; one keeps its context */
-	if (cmpxchg(&c->tfm[type], NULL, tfm)) {
-		crypto_free_comp(tfm);
-		tfm = c->tfm[type];
-	}
-	return tfm;
-}
-
-void sffs_compr_exit(struct sffs_info *c)
-{
-	unsigned int i;
-
-	for (i = 1; i < SFFS_COMPR_TYPES; i++)
-		if (c->tfm[i])
-			crypto_free_comp(c->tfm[i]);
-	kfree(c->cbuf);
-}
 
 /* Release the flash budgeted for a dirty page */
 static void sffs_unbudget(struct sffs_info *c, struct folio *folio)
@@ -277,7 +215,7 @@ static int sffs_write_block(struct sffs_info *c, struct inode *inode,
 		}
 	}
 	sffs_data_wnode(c, inode, page, len, &wn[0]);
-	err = sffs_journal_write(&c->j, wn, n);
+	err = sffs_write_op(&c->j, wn, n);
 	if (n == 2) {
 		if (!err)
 			sffs_inode_journaled(inode, &wn[1]);
@@ -374,7 +312,7 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 		/* a growing file frees nothing: no dip into the reserve */
 		err = sffs_space(c, bytes, !growing);
 		if (!err)
-			err = sffs_journal_write(&c->j, wn, n);
+			err = sffs_write_op(&c->j, wn, n);
 		if (!err)
 			sffs_inode_journaled(inode, &wn[n - 1]);
 		kfree(wn[n - 1].buf);
@@ -630,6 +568,119 @@ static int sffs_release(struct inode *inode, struct file *file)
 		filemap_flush(inode->i_mapping);
 	return 0;
 }
+
+/*
+ * Journal a new size; the index drops the blocks past it.  The data below
+ * the new end is written back first, so that the size the truncation
+ * journals covers nothing still in the page cache; sffs_truncate_journal()
+ * then drops what lies past it and rewrites the block it ends in, in one
+ * operation.
+ */
+static int sffs_truncate(struct inode *inode, loff_t size)
+{
+	struct sffs_inode *si = SFFS_I(inode);
+	loff_t old = inode->i_size, cut = min(old, size);
+	int err;
+
+	if (cut) {
+		err = filemap_write_and_wait_range(inode->i_mapping, 0,
+						   cut - 1);
+		if (err)
+			return err;
+	}
+	truncate_setsize(inode, size);
+	inode->i_mtime = current_time(inode);
+	inode->i_ctime = inode->i_mtime;
+	inode->i_blocks = DIV_ROUND_UP_ULL(size, 512);
+	err = sffs_truncate_journal(inode, cut, old);
+	if (err)
+		return err;
+	/* nothing a power cut left past the size survives a truncation */
+	set_bit(SFFS_I_NO_STALE, &si->state);
+	if (!size && old)
+		set_bit(SFFS_I_REWRITE, &si->state);
+	return 0;
+}
+
+int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+		 struct iattr *attr)
+{
+	struct inode *inode = d_inode(dentry);
+	int err;
+
+	err = setattr_prepare(&init_user_ns, dentry, attr);
+	if (err)
+		return err;
+	if (attr->ia_valid & ATTR_SIZE && attr->ia_size != inode->i_size) {
+		if (!S_ISREG(inode->i_mode))
+			return -EINVAL;
+		err = sffs_truncate(inode, attr->ia_size);
+		if (err)
+			return err;
+	}
+	setattr_copy(&init_user_ns, inode, attr);
+	return sffs_write_inode_now(inode);
+}
+
+static int sffs_getattr(struct user_namespace *mnt_userns,
+			const struct path *path, struct kstat *stat,
+			u32 request_mask, unsigned int flags)
+{
+	generic_fillattr(&init_user_ns, d_inode(path->dentry), stat);
+	return 0;
+}
+
+/*
+ * Per-file compression, as chattr sees it: +c compresses new data with
+ * the mount's algorithm, -c (or FS_NOCOMP_FL) stores it raw.
+ */
+static int sffs_fileattr_get(struct dentry *dentry, struct fileattr *fa)
+{
+	fileattr_fill_flags(fa, SFFS_I(d_inode(dentry))->compr ?
+			    FS_COMPR_FL : FS_NOCOMP_FL);
+	return 0;
+}
+
+static int sffs_fileattr_set(struct user_namespace *mnt_userns,
+			     struct dentry *dentry, struct fileattr *fa)
+{
+	struct inode *inode = d_inode(dentry);
+	struct sffs_info *c = SFFS_SB(inode->i_sb);
+	u8 compr;
+
+	if (fileattr_has_fsx(fa) || fa->flags & ~(FS_COMPR_FL | FS_NOCOMP_FL))
+		return -EOPNOTSUPP;
+	if (fa->flags & FS_COMPR_FL && !(fa->flags & FS_NOCOMP_FL))
+		compr = c->compr ?: SFFS_COMPR_LZO;
+	else
+		compr = SFFS_COMPR_NONE;
+	if (compr && !sffs_tfm(c, compr))
+		return -EOPNOTSUPP;
+	SFFS_I(inode)->compr = compr;
+	inode->i_ctime = current_time(inode);
+	return sffs_write_inode_now(inode);
+}
+
+const struct inode_operations sffs_file_inode_operations = {
+	.fileattr_get	= sffs_fileattr_get,
+	.fileattr_set	= sffs_fileattr_set,
+	.listxattr	= sffs_listxattr,
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};
+
+const struct inode_operations sffs_symlink_inode_operations = {
+	.listxattr	= sffs_listxattr,
+	.get_link	= simple_get_link,
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};
+
+const struct inode_operations sffs_special_inode_operations = {
+	.listxattr	= sffs_listxattr,
+	.setattr	= sffs_setattr,
+	.getattr	= sffs_getattr,
+};
 
 const struct file_operations sffs_file_operations = {
 	.llseek		= generic_file_llseek,

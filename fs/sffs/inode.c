@@ -14,7 +14,6 @@
  * write_inode() at writeback, or at fsync.
  */
 #include <linux/fs.h>
-#include <linux/fileattr.h>
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/pagemap.h>
@@ -104,28 +103,6 @@ int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
 	return 0;
 }
 
-static void sffs_set_ops(struct inode *inode)
-{
-	switch (inode->i_mode & S_IFMT) {
-	case S_IFREG:
-		inode->i_op = &sffs_file_inode_operations;
-		inode->i_fop = &sffs_file_operations;
-		inode->i_mapping->a_ops = &sffs_aops;
-		break;
-	case S_IFDIR:
-		inode->i_op = &sffs_dir_inode_operations;
-		inode->i_fop = &sffs_dir_operations;
-		break;
-	case S_IFLNK:
-		inode->i_op = &sffs_symlink_inode_operations;
-		break;
-	default:
-		inode->i_op = &sffs_special_inode_operations;
-		init_special_inode(inode, inode->i_mode, inode->i_rdev);
-		break;
-	}
-}
-
 static void sffs_ts_to_le(struct sffs_timestamp *d, const struct timespec64 *s)
 {
 	d->sec = cpu_to_le64(s->tv_sec);
@@ -141,7 +118,124 @@ static struct timespec64 sffs_ts_from_le(const struct sffs_timestamp *s)
 	};
 }
 
-static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in)
+/**
+ * sffs_find_name - look a name up among the hashed keys of an inode
+ * @c: the file system, its mutex held
+ * @ino: the directory, or the inode owning the attribute
+ * @type: %SFFS_NODE_DENTRY or %SFFS_NODE_XATTR
+ * @name: the name
+ * @len: its length
+ * @buf: room for the largest node of @type; holds the one found
+ * @slot: the result
+ *
+ * Names are keyed by their hash plus a collision index, so all the nodes
+ * whose name has the same hash sit side by side in the index.  Read them
+ * until the name matches.  When it does not, @slot->key is where a new
+ * node of that name goes: the first collision index not in use, or
+ * @slot->free_coll is ~0 when all %SFFS_MAX_COLLISIONS are taken.
+ *
+ * Return: 0, or an error of the index or of the flash.
+ */
+int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
+		   const char *name, u32 len, void *buf,
+		   struct sffs_name_slot *slot)
+{
+	unsigned int ktype = type == SFFS_NODE_DENTRY ? SFFS_KEY_DENTRY :
+							SFFS_KEY_XATTR;
+	u32 max_len = type == SFFS_NODE_DENTRY ? SFFS_DENTRY_MAX_LEN :
+						 SFFS_XATTR_MAX_LEN;
+	u64 h = (u64)sffs_name_hash(name, len) << SFFS_HASH_SHIFT;
+	struct sffs_ckey key = sffs_key(ino, ktype, h);
+	struct sffs_ckey end = sffs_key(ino, ktype, h + SFFS_MAX_COLLISIONS);
+	struct sffs_zref ref;
+	u32 expect = 0;
+	int err;
+
+	slot->found = false;
+	slot->free_coll = ~0U;
+	for (;;) {
+		const struct sffs_dentry_node *de = buf;
+		const struct sffs_xattr_node *xn = buf;
+		const u8 *nname;
+		u32 nlen;
+
+		err = sffs_index_next(&c->j.idx, &key, &ref);
+		if (err == -ENOENT || (!err && sffs_key_cmp(&ref.key, &end) >= 0))
+			break;
+		if (err)
+			return err;
+		if (slot->free_coll == ~0U &&
+		    sffs_key_value(&ref.key) - h != expect)
+			slot->free_coll = expect;
+		expect = sffs_key_value(&ref.key) - h + 1;
+		if (ref.len > max_len)
+			return -EUCLEAN;
+		err = sffs_io_read_node(&c->io, ref.addr, ref.len, buf, type);
+		if (err)
+			return err;
+		if (type == SFFS_NODE_DENTRY) {
+			nname = de->name;
+			nlen = le16_to_cpu(de->name_len);
+		} else {
+			nname = xn->data;
+			nlen = le16_to_cpu(xn->name_len);
+		}
+		if (nlen == len && !memcmp(nname, name, len)) {
+			slot->key = ref.key;
+			slot->found = true;
+			return 0;
+		}
+		key = ref.key;
+		key.tv++;
+	}
+	if (slot->free_coll == ~0U && expect < SFFS_MAX_COLLISIONS)
+		slot->free_coll = expect;
+	if (slot->free_coll != ~0U)
+		slot->key = sffs_key(ino, ktype, h + slot->free_coll);
+	return 0;
+}
+
+/**
+ * sffs_feature_incompat - turn on an incompatible feature, before its use
+ * @c: the file system
+ * @feat: SFFS_FEAT_INCOMPAT_*
+ *
+ * The first node only a kernel knowing @feat can read must not reach the
+ * journal before a checkpoint says the file system has @feat: a kernel
+ * without it would take that node for a torn write and end the replay
+ * there.  So a commit writes the flag first, once.
+ *
+ * Return: 0, or the error of the commit (the flag is then left off).
+ */
+int sffs_feature_incompat(struct sffs_info *c, u32 feat)
+{
+	struct sffs_checkpoint_node *cp = &c->j.cp;
+	int err = 0;
+
+	mutex_lock(&c->mutex);
+	if (!(le32_to_cpu(cp->feat_incompat) & feat)) {
+		cp->feat_incompat |= cpu_to_le32(feat);
+		err = sffs_journal_commit(&c->j);
+		if (err)
+			cp->feat_incompat &= ~cpu_to_le32(feat);
+		else
+			pr_info("sffs: %s: incompatible feature %#x turned on: kernels before it cannot mount this file system\n",
+				c->io.mtd->name, feat);
+	}
+	mutex_unlock(&c->mutex);
+	return err;
+}
+
+/**
+ * sffs_fill_inode - set up a VFS inode from its inode node
+ * @inode: a new inode
+ * @in: its node, as read from the flash
+ *
+ * The operations are left to the caller (sffs_iget()).
+ *
+ * Return: 0, -EUCLEAN for a node that does not make sense, or -ENOMEM.
+ */
+int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in)
 {
 	struct sffs_inode *si = SFFS_I(inode);
 	u16 dlen = le16_to_cpu(in->data_len);
@@ -189,44 +283,7 @@ static int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in
 		return -EUCLEAN;
 	}
 	inode->i_blocks = DIV_ROUND_UP_ULL(inode->i_size, 512);
-	sffs_set_ops(inode);
 	return 0;
-}
-
-/**
- * sffs_iget - get an inode, reading it from flash if it is not cached
- * @sb: the super block
- * @ino: inode number
- *
- * Return: the inode or an ERR_PTR().
- */
-struct inode *sffs_iget(struct super_block *sb, u64 ino)
-{
-	struct sffs_info *c = SFFS_SB(sb);
-	struct sffs_ckey key = sffs_key(ino, SFFS_KEY_INODE, 0);
-	struct inode *inode;
-	int err;
-
-	inode = iget_locked(sb, ino);
-	if (!inode)
-		return ERR_PTR(-ENOMEM);
-	if (!(inode->i_state & I_NEW))
-		return inode;
-
-	mutex_lock(&c->mutex);
-	err = sffs_read_leaf(c, &key, SFFS_NODE_INODE, c->rbuf);
-	if (!err)
-		err = sffs_fill_inode(inode, c->rbuf);
-	mutex_unlock(&c->mutex);
-	if (err) {
-		if (err == -ENOENT || err == -EUCLEAN)
-			pr_err("sffs: %s: inode %llu: %s\n", c->io.mtd->name, ino,
-			       err == -ENOENT ? "not in the index" : "corrupt");
-		iget_failed(inode);
-		return ERR_PTR(err == -ENOENT ? -EUCLEAN : err);
-	}
-	unlock_new_inode(inode);
-	return inode;
 }
 
 /**
@@ -264,7 +321,6 @@ void sffs_new_inode_done(struct inode *inode)
 {
 	/* nothing of it on the flash: no stale data to look for */
 	set_bit(SFFS_I_NO_STALE, &SFFS_I(inode)->state);
-	sffs_set_ops(inode);
 	insert_inode_hash(inode);
 }
 
@@ -459,7 +515,7 @@ static int sffs_orphan_finish(struct sffs_info *c, u64 ino)
 		tn.ino = cpu_to_le64(ino);
 		tn.old_size = err ? 0 : in->size;
 	}
-	return sffs_journal_write(&c->j, &wn, 1);
+	return sffs_write_op(&c->j, &wn, 1);
 }
 
 /**
@@ -554,7 +610,7 @@ int sffs_write_inode_now(struct inode *inode)
 	if (!err) {
 		err = sffs_space(c, wn.len, true);
 		if (!err)
-			err = sffs_journal_write(&c->j, &wn, 1);
+			err = sffs_write_op(&c->j, &wn, 1);
 		if (!err)
 			sffs_inode_journaled(inode, &wn);
 		kfree(wn.buf);
@@ -605,7 +661,7 @@ void sffs_evict_inode(struct inode *inode)
 		tn.ino = cpu_to_le64(inode->i_ino);
 		tn.old_size = cpu_to_le64(inode->i_size);
 		mutex_lock(&c->mutex);
-		err = sffs_journal_write(&c->j, &wn, 1);
+		err = sffs_write_op(&c->j, &wn, 1);
 		mutex_unlock(&c->mutex);
 		if (err)
 			pr_err("sffs: %s: cannot delete inode %lu: %d\n",
@@ -613,116 +669,3 @@ void sffs_evict_inode(struct inode *inode)
 	}
 	clear_inode(inode);
 }
-
-/*
- * Journal a new size; the index drops the blocks past it.  The data below
- * the new end is written back first, so that the size the truncation
- * journals covers nothing still in the page cache; sffs_truncate_journal()
- * then drops what lies past it and rewrites the block it ends in, in one
- * operation.
- */
-static int sffs_truncate(struct inode *inode, loff_t size)
-{
-	struct sffs_inode *si = SFFS_I(inode);
-	loff_t old = inode->i_size, cut = min(old, size);
-	int err;
-
-	if (cut) {
-		err = filemap_write_and_wait_range(inode->i_mapping, 0,
-						   cut - 1);
-		if (err)
-			return err;
-	}
-	truncate_setsize(inode, size);
-	inode->i_mtime = current_time(inode);
-	inode->i_ctime = inode->i_mtime;
-	inode->i_blocks = DIV_ROUND_UP_ULL(size, 512);
-	err = sffs_truncate_journal(inode, cut, old);
-	if (err)
-		return err;
-	/* nothing a power cut left past the size survives a truncation */
-	set_bit(SFFS_I_NO_STALE, &si->state);
-	if (!size && old)
-		set_bit(SFFS_I_REWRITE, &si->state);
-	return 0;
-}
-
-int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
-		 struct iattr *attr)
-{
-	struct inode *inode = d_inode(dentry);
-	int err;
-
-	err = setattr_prepare(&init_user_ns, dentry, attr);
-	if (err)
-		return err;
-	if (attr->ia_valid & ATTR_SIZE && attr->ia_size != inode->i_size) {
-		if (!S_ISREG(inode->i_mode))
-			return -EINVAL;
-		err = sffs_truncate(inode, attr->ia_size);
-		if (err)
-			return err;
-	}
-	setattr_copy(&init_user_ns, inode, attr);
-	return sffs_write_inode_now(inode);
-}
-
-static int sffs_getattr(struct user_namespace *mnt_userns,
-			const struct path *path, struct kstat *stat,
-			u32 request_mask, unsigned int flags)
-{
-	generic_fillattr(&init_user_ns, d_inode(path->dentry), stat);
-	return 0;
-}
-
-/*
- * Per-file compression, as chattr sees it: +c compresses new data with
- * the mount's algorithm, -c (or FS_NOCOMP_FL) stores it raw.
- */
-static int sffs_fileattr_get(struct dentry *dentry, struct fileattr *fa)
-{
-	fileattr_fill_flags(fa, SFFS_I(d_inode(dentry))->compr ?
-			    FS_COMPR_FL : FS_NOCOMP_FL);
-	return 0;
-}
-
-static int sffs_fileattr_set(struct user_namespace *mnt_userns,
-			     struct dentry *dentry, struct fileattr *fa)
-{
-	struct inode *inode = d_inode(dentry);
-	struct sffs_info *c = SFFS_SB(inode->i_sb);
-	u8 compr;
-
-	if (fileattr_has_fsx(fa) || fa->flags & ~(FS_COMPR_FL | FS_NOCOMP_FL))
-		return -EOPNOTSUPP;
-	if (fa->flags & FS_COMPR_FL && !(fa->flags & FS_NOCOMP_FL))
-		compr = c->compr ?: SFFS_COMPR_LZO;
-	else
-		compr = SFFS_COMPR_NONE;
-	if (compr && !sffs_tfm(c, compr))
-		return -EOPNOTSUPP;
-	SFFS_I(inode)->compr = compr;
-	inode->i_ctime = current_time(inode);
-	return sffs_write_inode_now(inode);
-}
-
-const struct inode_operations sffs_file_inode_operations = {
-	.fileattr_get	= sffs_fileattr_get,
-	.fileattr_set	= sffs_fileattr_set,
-	.listxattr	= sffs_listxattr,
-	.setattr	= sffs_setattr,
-	.getattr	= sffs_getattr,
-};
-
-const struct inode_operations sffs_symlink_inode_operations = {
-	.listxattr	= sffs_listxattr,
-	.get_link	= simple_get_link,
-	.setattr	= sffs_setattr,
-	.getattr	= sffs_getattr,
-};
-
-const struct inode_operations sffs_special_inode_operations = {
-	.listxattr	= sffs_listxattr,
-	.setattr	= sffs_setattr,
-	.getattr	= sffs_getattr,
-};

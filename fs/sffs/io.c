@@ -52,8 +52,11 @@
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <trace/events/sffs.h>
 #include "io.h"
+
+/* The lowest layer that traces defines the events for all of SFFS */
+#define CREATE_TRACE_POINTS
+#include <trace/events/sffs.h>
 
 #define SFFS_WBUF_MAX	(32 * 1024)
 

@@ -183,6 +183,52 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 	return sffs_append(j, buf, len, type, flags, addr);
 }
 
+/**
+ * sffs_journal_fold_table - write the table pages that changed, in a commit
+ * @j: the journal, committing
+ *
+ * Every state change pending when the fold starts is written, and the
+ * hints of the pages that are due, or all of them when the mount ends or
+ * too many wait (sffs_ebt_next_due()); the writes themselves change the
+ * live bytes of the blocks they go to and come from, which a later commit
+ * folds.
+ *
+ * Return: 0 or a negative error.
+ */
+static int sffs_journal_fold_table(struct sffs_journal *j)
+{
+	bool all = sffs_ebt_fold_all(j);
+	unsigned long next = 0;
+	u32 page;
+
+	while (sffs_ebt_next_due(j, &next, all, &page)) {
+		struct sffs_zref ref = {
+			.key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT, page),
+		};
+		int ret;
+
+		/*
+		 * Room for the page first: taking a new block may scan the
+		 * table, which must still see the changes folded below,
+		 * and read pages into j->ebt_buf.  The page then goes where
+		 * the head is, with no block taken between.
+		 */
+		ret = sffs_journal_room(j, sffs_ebt_page_size(j, page));
+		if (!ret)
+			ret = sffs_ebt_fold_page(j, page);
+		if (ret < 0)
+			return ret;
+		ref.len = ret;
+		ret = sffs_journal_put(j, j->ebt_buf, ref.len, SFFS_NODE_EBT, 0,
+				       &ref.addr);
+		if (!ret)
+			ret = sffs_index_insert(&j->idx, &ref);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* The buffer of sffs_journal_put(): an index node or a table page */
 static int sffs_put_buf_init(struct sffs_journal *j, unsigned int fanout)
 {
@@ -299,27 +345,6 @@ int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr)
 	err = sffs_index_remove(&j->idx, &ref.key);
 	sffs_index_obsolete(j, addr, len);
 	return err == -ENOENT ? 0 : err;
-}
-
-/*
- * Read-only after an error, for the VFS too: /proc/mounts says so, and
- * new writes fail at once with -EROFS.  The RAM state may be ahead of
- * what the flash can be made to hold, so a remount read-write is refused
- * (sffs_reconfigure()); a new mount starts from the flash.  As ext4 does
- * on errors=remount-ro, the flag is set without a remount and without
- * s_umount: a remount racing with it may leave /proc/mounts saying rw,
- * but io->ro, which every write checks, stays set.  A read-only file
- * system is not synced any more: -EIO, whatever the error was, is
- * recorded where syncfs() reports it, since what was not synced is lost.
- */
-void sffs_error_ro(struct sffs_journal *j)
-{
-	j->io->ro = true;
-	j->err_ro = true;
-	if (j->sb && !sb_rdonly(j->sb)) {
-		errseq_set(&j->sb->s_wb_err, -EIO);
-		j->sb->s_flags |= SB_RDONLY;
-	}
 }
 
 /*
@@ -603,7 +628,13 @@ static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
  * @wn: its nodes, in order
  * @n: how many
  *
- * Return: 0, -EROFS, -ENOSPC, -EIO, or -ENOMEM.
+ * Collects no garbage: file system operations go through sffs_write_op(),
+ * which does, and garbage collection writes its moves here.
+ *
+ * Return: 0; -EAGAIN, with nothing of the operation written, when the
+ * journal list is used up and the commit that would list more needs free
+ * blocks the table has not (@j->starved): the caller collects and calls
+ * again; -EROFS, -ENOSPC, -EIO, or -ENOMEM.
  */
 int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 {
@@ -615,11 +646,6 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		total += ALIGN(wn[i].len, SFFS_NODE_ALIGN);
 	if (WARN_ON(n > SFFS_MAX_GROUP || total > j->io->erase_size / 2))
 		return -EINVAL;
-	if (sffs_gc_wanted(j)) {
-		err = sffs_gc(j);
-		if (err && err != -ENOSPC)
-			return err;
-	}
 	for (tries = 0; ; tries++) {
 		u64 op;
 
@@ -629,7 +655,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			if (err == -EAGAIN) {
 				/* the commit needs free blocks the table has not */
 				if (j->starved && !j->in_gc)
-					sffs_gc(j);
+					return -EAGAIN;
 				err = sffs_journal_commit(j);
 				if (!err)
 					j->commits_journal_full++;
@@ -659,7 +685,7 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			j->user_bytes += le32_to_cpu(((struct sffs_data_node *)
 						      wn[i].buf)->size);
 	}
-	/* hints wait for later commits (sffs_ebt_fold()); states do not */
+	/* hints wait for later commits (sffs_journal_fold_table()); states do not */
 	if (j->idx.nr_dirty > j->max_dirty ||
 	    j->ebt_states > SFFS_MAX_EBT_CHANGES) {
 		err = sffs_journal_commit(j);
@@ -860,7 +886,7 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 	for (i = 0; !err; i++) {
 		unsigned long allocs = j->allocs;
 
-		err = sffs_ebt_fold(j);
+		err = sffs_journal_fold_table(j);
 		if (!err)
 			err = sffs_index_commit(&j->idx, root, len);
 		if (i && j->allocs == allocs)
@@ -885,7 +911,7 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
  * turns read-only, the last checkpoint on the flash still the valid one.
  * Only running out of space is left to the caller, which reports it: a
  * table page's changes are folded once there is room for the page
- * (sffs_ebt_fold()), and index nodes written stay valid for the next try.
+ * (sffs_journal_fold_table()), and index nodes written stay valid for the next try.
  */
 static int sffs_commit_error(struct sffs_journal *j, int err)
 {
@@ -1023,7 +1049,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 	 * written: until then the checkpoint on the flash may use them.
 	 */
 	freed = j->nfreeable;
-	sffs_gc_release(j);
+	sffs_release_freeable(j);
 	cp->feat_ro_compat |= cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
 					  SFFS_FEAT_RO_COMPAT_ORPHAN);
 	cp->commit = cpu_to_le64(++j->commit);
@@ -1061,7 +1087,7 @@ int sffs_journal_commit(struct sffs_journal *j)
 		return err;
 	}
 	sffs_markbad_pending(j);
-	sffs_gc_pool_released(j);
+	sffs_pool_released(j);
 	j->commits++;
 	trace_sffs_commit(j->io->mtd->index, j->commit, j->free, j->dirty,
 			  j->used, j->jcnt, freed);
@@ -1073,7 +1099,7 @@ int sffs_journal_commit(struct sffs_journal *j)
  * index nodes as may be dirty before a commit is forced, those a few more
  * splits can add, the table pages a commit may fold with the path of the
  * index each dirties (every page, or as many as there may be changes
- * pending: sffs_ebt_fold()), plus the tail of a block left when a node
+ * pending: sffs_journal_fold_table()), plus the tail of a block left when a node
  * does not fit.  A constant for a given tree height, so that statfs does
  * not swing with the dirty set.
  */
@@ -1211,15 +1237,18 @@ bad:
 }
 
 /**
- * sffs_journal_mount - find the last commit, load the index, replay
+ * sffs_journal_load - find the last commit and load its index
  * @j: the journal
  * @io: flash I/O, set up
  * @jmax: journal size in erase blocks for the commits to come
  *
- * Return: 0 or a negative error.
+ * The first half of a mount: sffs_journal_mount() replays the journal
+ * then.
+ *
+ * Return: 0 or a negative error; on an error, nothing is left to undo.
  */
-int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
-		       unsigned int jmax)
+int sffs_journal_load(struct sffs_journal *j, struct sffs_io *io,
+		      unsigned int jmax)
 {
 	struct sffs_checkpoint_node *cp = &j->cp;
 	unsigned int i;
@@ -1286,15 +1315,6 @@ int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
 				      le32_to_cpu(cp->index_root_len),
 				      le16_to_cpu(cp->index_height));
 	j->mount_ns[1] = ktime_get_ns() - start;
-	if (!err)
-		err = sffs_journal_replay(j);
-	/*
-	 * A block that goes bad under the image must not move the rest:
-	 * the mapping is written down before anything can mark one.
-	 */
-	if (!err)
-		err = sffs_journal_placed(j);
-	j->mount_ns[2] = ktime_get_ns() - start;
 	if (err)
 		sffs_journal_unmount(j);
 	return err;

@@ -324,26 +324,6 @@ extern struct fault_attr sffs_fail_apply;
 extern struct fault_attr sffs_fail_gc;
 #endif
 
-int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
-		       unsigned int jmax);
-int sffs_journal_placed(struct sffs_journal *j);
-void sffs_journal_unmount(struct sffs_journal *j);
-int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n);
-int sffs_journal_sync(struct sffs_journal *j);
-int sffs_journal_commit(struct sffs_journal *j);
-u64 sffs_journal_reserve(const struct sffs_journal *j);
-u64 sffs_commit_need(struct sffs_journal *j);
-int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
-int sffs_journal_replay(struct sffs_journal *j);
-int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
-int sffs_journal_next_block(struct sffs_journal *j);
-int sffs_journal_room(struct sffs_journal *j, u32 len);
-int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
-		     unsigned int type, unsigned int flags, u64 *addr);
-void sffs_error_ro(struct sffs_journal *j);
-u64 sffs_free_blocks(const struct sffs_journal *j);
-bool sffs_eb_busy(const struct sffs_journal *j, u32 eb);
-
 /* ebt.c: the erase-block table */
 int sffs_ebt_init(struct sffs_journal *j);
 void sffs_ebt_destroy(struct sffs_journal *j);
@@ -352,27 +332,69 @@ int sffs_ebt_alloc(struct sffs_journal *j, u32 eb, bool erased);
 int sffs_ebt_claim(struct sffs_journal *j, u32 eb);
 int sffs_ebt_free(struct sffs_journal *j, u32 eb);
 int sffs_ebt_bad(struct sffs_journal *j, u32 eb);
-int sffs_ebt_fold(struct sffs_journal *j);
+bool sffs_ebt_fold_all(const struct sffs_journal *j);
+bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
+		       u32 *page);
+u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page);
+int sffs_ebt_fold_page(struct sffs_journal *j, u32 page);
 u32 sffs_ebt_fold_pages(struct sffs_journal *j);
 int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),
 		  void *arg);
 
-/* gc.c: garbage collection and erase block allocation */
+/* Is @eb one of the @n blocks of @list? */
+static inline bool sffs_list_has(const u32 *list, unsigned int n, u32 eb)
+{
+	while (n--)
+		if (list[n] == eb)
+			return true;
+	return false;
+}
+
+/* space.c: free erase blocks, and the table scans that find them */
+void sffs_error_ro(struct sffs_journal *j);
+bool sffs_eb_busy(const struct sffs_journal *j, u32 eb);
+u32 sffs_scan_windows(const struct sffs_journal *j);
+int sffs_scan_table(struct sffs_journal *j, bool victims);
 int sffs_take_free(struct sffs_journal *j, u32 *eb, bool erase);
 int sffs_take_worn(struct sffs_journal *j, u32 *eb);
+u64 sffs_free_held(const struct sffs_journal *j);
+u64 sffs_free_blocks(const struct sffs_journal *j);
+u64 sffs_dark(const struct sffs_journal *j);
+u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
+void sffs_pool_released(struct sffs_journal *j);
+void sffs_release_freeable(struct sffs_journal *j);
+
+/* journal.c: appending operations, committing */
+int sffs_journal_load(struct sffs_journal *j, struct sffs_io *io,
+		      unsigned int jmax);
+int sffs_journal_placed(struct sffs_journal *j);
+void sffs_journal_unmount(struct sffs_journal *j);
+int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n);
+int sffs_journal_sync(struct sffs_journal *j);
+int sffs_journal_commit(struct sffs_journal *j);
+u64 sffs_journal_reserve(const struct sffs_journal *j);
+u64 sffs_commit_need(struct sffs_journal *j);
+int sffs_journal_apply(struct sffs_journal *j, const void *node, u64 addr);
+int sffs_journal_restart(struct sffs_journal *j, unsigned int last);
+int sffs_journal_next_block(struct sffs_journal *j);
+int sffs_journal_room(struct sffs_journal *j, u32 len);
+int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
+		     unsigned int type, unsigned int flags, u64 *addr);
+int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
+			unsigned int compr);
+
+/* replay.c: mounting, and replaying what the last commit did not save */
+int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
+		       unsigned int jmax);
+
+/* gc.c: garbage collection, wear levelling, scrubbing */
+int sffs_write_op(struct sffs_journal *j, struct sffs_wnode *wn, int n);
 int sffs_gc(struct sffs_journal *j);
 bool sffs_gc_wanted(const struct sffs_journal *j);
 u64 sffs_gc_reserve(const struct sffs_journal *j);
 int sffs_gc_cover(struct sffs_journal *j, u64 promised);
-u64 sffs_dark(const struct sffs_journal *j);
-u32 sffs_bad_reserve_blocks(const struct sffs_journal *j);
-void sffs_gc_release(struct sffs_journal *j);
-void sffs_gc_pool_released(struct sffs_journal *j);
 void sffs_gc_retire(struct sffs_journal *j);
-
-int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
-			unsigned int compr);
 
 #endif /* __SFFS_JOURNAL_H__ */

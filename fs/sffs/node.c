@@ -12,8 +12,13 @@
 #include <linux/crc32c.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/string.h>
 #include "node.h"
+
+/* In the lowest layer, so that sffs.ko is a module from its first commit */
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("SFFS: scalable flash file system for raw MTD");
 
 u32 sffs_crc(const void *buf, size_t len)
 {

@@ -24,6 +24,7 @@
 #include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <trace/events/sffs.h>
 #include "journal.h"
@@ -145,14 +146,13 @@ static int sffs_replay_block(struct sffs_replay *r, u32 len)
 	return nodes;
 }
 
-/**
- * sffs_journal_replay - apply the journal to the index after mount
- * @j: the journal, checkpoint read and index loaded
+/*
+ * Apply the journal to the index after sffs_journal_load().
  *
  * Return: 0 or a negative error.  On success the write head is set and,
  * when replay found anything, a commit has written it into the index.
  */
-int sffs_journal_replay(struct sffs_journal *j)
+static int sffs_journal_replay(struct sffs_journal *j)
 {
 	struct sffs_io *io = j->io;
 	struct sffs_replay r = { .j = j };
@@ -242,5 +242,36 @@ int sffs_journal_replay(struct sffs_journal *j)
 	}
 out:
 	kvfree(r.buf);
+	return err;
+}
+
+/**
+ * sffs_journal_mount - find the last commit, load the index, replay
+ * @j: the journal
+ * @io: flash I/O, set up
+ * @jmax: journal size in erase blocks for the commits to come
+ *
+ * Return: 0 or a negative error.
+ */
+int sffs_journal_mount(struct sffs_journal *j, struct sffs_io *io,
+		       unsigned int jmax)
+{
+	u64 start;
+	int err;
+
+	err = sffs_journal_load(j, io, jmax);
+	if (err)
+		return err;
+	start = ktime_get_ns();
+	err = sffs_journal_replay(j);
+	/*
+	 * A block that goes bad under the image must not move the rest:
+	 * the mapping is written down before anything can mark one.
+	 */
+	if (!err)
+		err = sffs_journal_placed(j);
+	j->mount_ns[2] = j->mount_ns[1] + ktime_get_ns() - start;
+	if (err)
+		sffs_journal_unmount(j);
 	return err;
 }

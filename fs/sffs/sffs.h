@@ -10,6 +10,7 @@
 #include <linux/completion.h>
 #include <linux/fs.h>
 #include <linux/kobject.h>
+#include <linux/lzo.h>
 #include <linux/mutex.h>
 #include <linux/shrinker.h>
 #include "journal.h"
@@ -129,30 +130,13 @@ static inline struct sffs_inode *SFFS_I(const struct inode *inode)
 	return container_of(inode, struct sffs_inode, vfs_inode);
 }
 
-/* inode.c */
-struct inode *sffs_iget(struct super_block *sb, u64 ino);
-struct inode *sffs_new_inode(struct inode *dir, umode_t mode);
-void sffs_new_inode_done(struct inode *inode);
-loff_t sffs_claim_size(struct inode *inode, pgoff_t except);
-int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
-			 loff_t size);
-int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
-void sffs_inode_journaled(struct inode *inode, const struct sffs_wnode *wn);
-bool sffs_size_behind(struct inode *inode);
-int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn);
-void sffs_orphans_finish(struct sffs_info *c);
-int sffs_write_inode_now(struct inode *inode);
-int sffs_write_inode(struct inode *inode, struct writeback_control *wbc);
-void sffs_evict_inode(struct inode *inode);
-int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
-		 struct iattr *attr);
-int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
-		   void *buf);
-int sffs_space(struct sffs_info *c, u64 bytes, bool deleting);
-int sffs_feature_incompat(struct sffs_info *c, u32 feat);
-extern const struct inode_operations sffs_file_inode_operations;
-extern const struct inode_operations sffs_symlink_inode_operations;
-extern const struct inode_operations sffs_special_inode_operations;
+/* compr.c */
+/* Room for what a block compresses to, and for LZO's worst case */
+#define SFFS_CBUF_SIZE	(lzo1x_worst_compress(SFFS_BLOCK_SIZE) + 64)
+
+int sffs_compr_init(struct sffs_info *c);
+struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
+void sffs_compr_exit(struct sffs_info *c);
 
 /* The largest directory entry and extended attribute nodes */
 #define SFFS_DENTRY_MAX_LEN	(sizeof(struct sffs_dentry_node) + \
@@ -172,28 +156,53 @@ struct sffs_name_slot {
 	u32 free_coll;
 };
 
-/* dir.c */
-extern const struct inode_operations sffs_dir_inode_operations;
-extern const struct file_operations sffs_dir_operations;
+/* inode.c */
+int sffs_fill_inode(struct inode *inode, const struct sffs_inode_node *in);
+struct inode *sffs_new_inode(struct inode *dir, umode_t mode);
+void sffs_new_inode_done(struct inode *inode);
+loff_t sffs_claim_size(struct inode *inode, pgoff_t except);
+int sffs_inode_node_size(struct inode *inode, struct sffs_wnode *wn,
+			 loff_t size);
+int sffs_inode_node(struct inode *inode, struct sffs_wnode *wn);
+void sffs_inode_journaled(struct inode *inode, const struct sffs_wnode *wn);
+bool sffs_size_behind(struct inode *inode);
+int sffs_orphan_node(struct inode *inode, struct sffs_wnode *wn);
+void sffs_orphans_finish(struct sffs_info *c);
+int sffs_write_inode_now(struct inode *inode);
+int sffs_write_inode(struct inode *inode, struct writeback_control *wbc);
+void sffs_evict_inode(struct inode *inode);
+int sffs_read_leaf(struct sffs_info *c, const struct sffs_ckey *key, int type,
+		   void *buf);
+int sffs_space(struct sffs_info *c, u64 bytes, bool deleting);
+int sffs_feature_incompat(struct sffs_info *c, u32 feat);
 int sffs_find_name(struct sffs_info *c, u64 ino, unsigned int type,
 		   const char *name, u32 len, void *buf,
 		   struct sffs_name_slot *slot);
 
-/* file.c */
-extern const struct file_operations sffs_file_operations;
-extern const struct address_space_operations sffs_aops;
-int sffs_compr_init(struct sffs_info *c);
-struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
-void sffs_compr_exit(struct sffs_info *c);
-int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old);
-
-/* super.c */
-unsigned int sffs_default_journal(const struct sffs_io *io);
-extern struct file_system_type sffs_fs_type;
-
 /* xattr.c */
 extern const struct xattr_handler *sffs_xattr_handlers[];
 ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size);
+
+/* file.c */
+extern const struct file_operations sffs_file_operations;
+extern const struct address_space_operations sffs_aops;
+extern const struct inode_operations sffs_file_inode_operations;
+extern const struct inode_operations sffs_symlink_inode_operations;
+extern const struct inode_operations sffs_special_inode_operations;
+int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old);
+int sffs_setattr(struct user_namespace *mnt_userns, struct dentry *dentry,
+		 struct iattr *attr);
+
+/* dir.c */
+extern const struct inode_operations sffs_dir_inode_operations;
+extern const struct file_operations sffs_dir_operations;
+struct inode *sffs_iget(struct super_block *sb, u64 ino);
+
+/* debug.c */
+void sffs_debugfs_init(struct sffs_info *c);
+void sffs_debugfs_exit(struct sffs_info *c);
+void sffs_debugfs_register(void);
+void sffs_debugfs_unregister(void);
 
 /* sysfs.c */
 void sffs_sysfs_add(struct sffs_info *c);
@@ -201,10 +210,8 @@ void sffs_sysfs_del(struct sffs_info *c);
 int sffs_sysfs_init(void);
 void sffs_sysfs_exit(void);
 
-/* debug.c */
-void sffs_debugfs_init(struct sffs_info *c);
-void sffs_debugfs_exit(struct sffs_info *c);
-void sffs_debugfs_register(void);
-void sffs_debugfs_unregister(void);
+/* super.c */
+unsigned int sffs_default_journal(const struct sffs_io *io);
+extern struct file_system_type sffs_fs_type;
 
 #endif /* __SFFS_H__ */

@@ -21,9 +21,6 @@
 #include <asm/unaligned.h>
 #include "sffs.h"
 
-#define CREATE_TRACE_POINTS
-#include <trace/events/sffs.h>
-
 /*
  * Default journal size: an erase block in 64 of the device, between 8 and
  * 32.  Every commit rewrites the index path of what the journal holds and
@@ -75,37 +72,6 @@ static void sffs_inode_init_once(void *p)
 	struct sffs_inode *si = p;
 
 	inode_init_once(&si->vfs_inode);
-}
-
-/**
- * sffs_feature_incompat - turn on an incompatible feature, before its use
- * @c: the file system
- * @feat: SFFS_FEAT_INCOMPAT_*
- *
- * The first node only a kernel knowing @feat can read must not reach the
- * journal before a checkpoint says the file system has @feat: a kernel
- * without it would take that node for a torn write and end the replay
- * there.  So a commit writes the flag first, once.
- *
- * Return: 0, or the error of the commit (the flag is then left off).
- */
-int sffs_feature_incompat(struct sffs_info *c, u32 feat)
-{
-	struct sffs_checkpoint_node *cp = &c->j.cp;
-	int err = 0;
-
-	mutex_lock(&c->mutex);
-	if (!(le32_to_cpu(cp->feat_incompat) & feat)) {
-		cp->feat_incompat |= cpu_to_le32(feat);
-		err = sffs_journal_commit(&c->j);
-		if (err)
-			cp->feat_incompat &= ~cpu_to_le32(feat);
-		else
-			pr_info("sffs: %s: incompatible feature %#x turned on: kernels before it cannot mount this file system\n",
-				c->io.mtd->name, feat);
-	}
-	mutex_unlock(&c->mutex);
-	return err;
 }
 
 static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
@@ -536,5 +502,3 @@ static void __exit sffs_exit(void)
 
 module_init(sffs_init);
 module_exit(sffs_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("SFFS: scalable flash file system for raw MTD");

@@ -104,7 +104,7 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 	if (!err)
 		err = sffs_space(c, wn[0].len + wn[1].len, !value);
 	if (!err)
-		err = sffs_journal_write(&c->j, wn, 2);
+		err = sffs_write_op(&c->j, wn, 2);
 	if (!err)
 		sffs_inode_journaled(inode, &wn[1]);
 	if (err) {
