@@ -225,7 +225,8 @@ module-test: tree
 ## make harness-test  unit tests of the harness (console parser, qemu-run's
 ##                    power cut, series tool, bench RAM fit, aging report,
 ##                    deps.sh retries, skips counted apart by kunit.sh,
-##                    qemu-run and test-all.sh, README's status table
+##                    series.py staging a file later patches extend,
+##                    sffs-layers.py, qemu-run and test-all.sh, README's status table
 ##                    as readme-status.py makes it)
 harness-test:
 	@mkdir -p $(RESULTS)

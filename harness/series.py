@@ -22,6 +22,7 @@ file touches.  Commit dates are fixed, so an unchanged series gives the
 same commit ids.
 """
 
+import fnmatch
 import os
 import subprocess
 import sys
@@ -211,6 +212,7 @@ def assign(commits):
     if sorted(used) != sorted(frag):
         raise SeriesError('MAINTAINERS.fragment entries not used exactly '
                           'once: %s' % ', '.join(sorted(set(frag) ^ set(used))))
+    check_coverage(commits, frag)
     return frag
 
 
@@ -274,6 +276,33 @@ def staged_contents(commits):
                     raise SeriesError('the patches changing %s do not give '
                                       'the repository\'s file' % path)
     return staged
+
+
+def covers(pattern, path):
+    """Does a MAINTAINERS F: pattern cover path?"""
+    if pattern.endswith('/'):
+        return path.startswith(pattern)
+    return fnmatch.fnmatchcase(path, pattern) or \
+        (fnmatch.fnmatchcase(path, pattern + '/*') and '*' not in pattern)
+
+
+def check_coverage(commits, frag):
+    """Every file a commit adds is covered by a MAINTAINERS.fragment entry
+    that this commit or an earlier one adds.  checkpatch's
+    FILE_PATH_CHANGES warning asks that of each patch, but only looks for
+    MAINTAINERS in the same patch; a layered series adds the files of one
+    entry over several commits."""
+    patterns = []
+    for c in commits:
+        for t in c['maintainers']:
+            patterns += [ln.split(':', 1)[1].strip()
+                         for ln in frag[t].splitlines()
+                         if ln.startswith('F:')]
+        for path in c['paths']:
+            if not any(covers(pat, path) for pat in patterns):
+                raise SeriesError('%s (in "%s") is in no MAINTAINERS entry '
+                                  'of this commit or an earlier one'
+                                  % (path, c['subject']))
 
 
 def insert_maintainers(text, entry):

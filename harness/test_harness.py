@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of the harness itself: the console parser every in-guest test
 relies on, qemu-run's power cut at a console marker, the verdicts of the
-real power cuts of make stress, the MAINTAINERS insertion of series.py,
-the RAM fit of the flash benchmark's report, the aging benchmark's report
+real power cuts of make stress, the MAINTAINERS insertion of series.py
+and the first content it gives a file later patches extend, the SFFS
+layer check (sffs-layers.py), the RAM fit of the flash benchmark's report, the aging benchmark's report
 math, deps.sh riding out a mirror in mid-sync, and skips counted as
 skips (kunit.sh, qemu-run, test-all.sh), never as passes, and README's
 status table copied from the documents' benchmark tables.  A
@@ -15,6 +16,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -375,6 +377,104 @@ class Maintainers(unittest.TestCase):
     def test_duplicate_is_refused(self):
         with self.assertRaises(series.SeriesError):
             series.insert_maintainers(self.TEXT, 'GAMMA\nS:\tMaintained\n')
+
+
+class SeriesStaged(unittest.TestCase):
+    """A later commit's patch extends a file an earlier commit added."""
+
+    MK1 = 'obj-y += x.o\n\nx-y := a.o\n'
+    MK2 = 'obj-y += x.o\n\nx-y := a.o\nx-y += b.o\n'
+    MK3 = 'obj-y += x.o\n\nx-y := a.o\nx-y += b.o\nx-y += c.o\n'
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.top = os.path.join(self.tmp, 'top')
+        self.pdir = os.path.join(self.top, 'patches')
+        os.makedirs(os.path.join(self.top, 'fs/x'))
+        os.makedirs(self.pdir)
+        self.write('fs/x/Makefile', self.MK3)
+        self.diff('10-b.patch', self.MK1, self.MK2)
+        self.diff('11-c.patch', self.MK2, self.MK3)
+        for name, val in (('TOP', self.top), ('PATCHDIR', self.pdir)):
+            old = getattr(series, name)
+            setattr(series, name, val)
+            self.addCleanup(setattr, series, name, old)
+
+    def write(self, path, text):
+        with open(os.path.join(self.top, path), 'w') as f:
+            f.write(text)
+
+    def diff(self, name, old, new):
+        d = os.path.join(self.tmp, 'd')
+        for side, text in (('a', old), ('b', new)):
+            os.makedirs(os.path.join(d, side, 'fs/x'), exist_ok=True)
+            with open(os.path.join(d, side, 'fs/x/Makefile'), 'w') as f:
+                f.write(text)
+        out = subprocess.run(['diff', '-u', 'a/fs/x/Makefile',
+                              'b/fs/x/Makefile'], cwd=d,
+                             capture_output=True, text=True).stdout
+        out = ''.join(ln.split('\t')[0] + '\n'
+                      if ln.startswith(('---', '+++')) else ln
+                      for ln in out.splitlines(keepends=True))
+        with open(os.path.join(self.pdir, name), 'w') as f:
+            f.write(out)
+
+    def commits(self, *patches):
+        return [{'paths': ['fs/x/Makefile'], 'patches': []}] + \
+            [{'paths': [], 'patches': [p]} for p in patches]
+
+    def test_first_commit_gets_the_file_before_the_patches(self):
+        staged = series.staged_contents(self.commits('10-b.patch',
+                                                     '11-c.patch'))
+        self.assertEqual(staged, {'fs/x/Makefile': self.MK1.encode()})
+
+    def test_file_no_patch_changes_is_not_staged(self):
+        self.assertEqual(series.staged_contents(self.commits()), {})
+
+    def test_patch_before_the_commit_adding_the_file_is_refused(self):
+        commits = [{'paths': [], 'patches': ['10-b.patch']},
+                   {'paths': ['fs/x/Makefile'], 'patches': []}]
+        with self.assertRaisesRegex(series.SeriesError, 'later commit'):
+            series.staged_contents(commits)
+
+    def test_patch_that_does_not_fit_the_file_is_refused(self):
+        self.write('fs/x/Makefile', self.MK2)
+        with self.assertRaisesRegex(series.SeriesError, 'does not undo'):
+            series.staged_contents(self.commits('10-b.patch',
+                                                '11-c.patch'))
+
+
+class SffsLayers(unittest.TestCase):
+    """harness/sffs-layers.py: a call up the Makefile's order fails."""
+
+    def run_layers(self, a_calls_b):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        with open(os.path.join(tmp, 'Makefile'), 'w') as f:
+            f.write('sffs-y := a.o\nsffs-y += b.o\n'
+                    'sffs-$(CONFIG_T) += t.o\n')
+        src = {'a.c': 'int fb(void);\nint fa(void) { return %s; }\n'
+                      % ('fb()' if a_calls_b else '1'),
+               'b.c': 'int fa(void);\nint fb(void) { return fa(); }\n'}
+        for name, text in src.items():
+            with open(os.path.join(tmp, name), 'w') as f:
+                f.write(text)
+            subprocess.run(['gcc', '-c', '-o', name[:-2] + '.o', name],
+                           cwd=tmp, check=True)
+        return subprocess.run([sys.executable,
+                               os.path.join(HERE, 'sffs-layers.py'), tmp,
+                               tmp], capture_output=True, text=True)
+
+    def test_calls_down_pass(self):
+        res = self.run_layers(False)
+        self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+        self.assertIn('ok: 2 objects in layers: a.o b.o', res.stdout)
+
+    def test_call_up_fails_and_is_named(self):
+        res = self.run_layers(True)
+        self.assertEqual(res.returncode, 1)
+        self.assertIn('a.o calls up into b.o: fb', res.stdout)
 
 
 class RamFit(unittest.TestCase):

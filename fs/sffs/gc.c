@@ -70,7 +70,6 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
  */
 #define SFFS_GC_STARVED_TRIES	8
 
-
 /* Rewrite a live leaf node found at @addr, or leave a dead one */
 static int sffs_gc_leaf(struct sffs_journal *j, struct sffs_node_hdr *hdr,
 			u64 addr)
@@ -207,6 +206,7 @@ static int sffs_gc_block(struct sffs_journal *j, u32 eb, void *buf,
 			    j->gc.moved - moved);
 	return ret;
 }
+
 /*
  * Neither has a commit moved the journal on since @commit (the blocks it
  * lists cannot be collected) nor has an erase block's worth of bytes
