@@ -90,7 +90,7 @@ kunit: tree
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit-slob-seg $(RESULTS)/kunit-slob-seg \
 		$(BUILD)/kunit-slob-seg.kunitconfig $(KUNITCONFIGS) \
 		mm/slob_seg.kunitconfig; \
-	if $(H)/sffs-layers.py $(TREE)/fs/sffs $(TREE)/.kunit/fs/sffs; then \
+	if $(H)/sffs-layers.py $(TREE)/fs/sffs $(TREE)/.kunit/fs/sffs >&2; then \
 		echo "sffs-layers: 1 passed, 0 failed, 0 skipped"; \
 	else echo "sffs-layers: 0 passed, 1 failed, 0 skipped"; fi \
 		> $(RESULTS)/kunit-layers; \
@@ -349,7 +349,9 @@ offcheck: tree
 	$(H)/offcheck.sh $(TREE) $(BUILD) $(RESULTS)/offcheck \
 		$(H)/configs/x86_64.config $(H)/configs/qemu-test.config
 
-## make bisect-check  build the tiny x86_64 kernel at every commit (slow)
+## make bisect-check  build the tiny x86_64 kernel at every commit (slow), with
+##                    every option of the series and its KUnit suites that
+##                    the commit defines
 ## make stress        the long loops: SFFS power cuts during garbage collection
 ##                     (STRESS_CUTS, default 1000) and program failures
 ##                     (STRESS_BB_ROUNDS, default 1000) on UML, then real
@@ -408,7 +410,8 @@ endif
 
 bisect-check: tree
 	$(H)/bisect-check.sh $(TREE) $(BUILD)/bisect $(H)/configs/x86_64.config \
-		$(H)/configs/qemu-test.config $(H)/configs/series.config
+		$(H)/configs/qemu-test.config $(H)/configs/series.config \
+		$(H)/configs/bisect.config
 
 ## make test          everything above but bisect-check; last line N passed, N failed
 test:

@@ -22,8 +22,8 @@ file touches.  Commit dates are fixed, so an unchanged series gives the
 same commit ids.
 """
 
-import fnmatch
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -249,6 +249,9 @@ def staged_contents(commits):
                 touching.setdefault(path, []).append(patch)
     staged = {}
     with tempfile.TemporaryDirectory() as tmp:
+        # git apply in a directory of a work tree would apply to that
+        # tree's paths, or skip: keep it from finding one above tmp
+        env = dict(os.environ, GIT_CEILING_DIRECTORIES=os.path.dirname(tmp))
         for path, patches in touching.items():
             dst = os.path.join(tmp, path)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -263,7 +266,8 @@ def staged_contents(commits):
                     if direction:
                         args.append(direction)
                     try:
-                        git(args + [os.path.join(PATCHDIR, patch)], tmp)
+                        git(args + [os.path.join(PATCHDIR, patch)], tmp,
+                            env)
                     except SeriesError as e:
                         raise SeriesError('%s does not %s on %s: %s'
                                           % (patch, 'undo' if direction
@@ -279,11 +283,17 @@ def staged_contents(commits):
 
 
 def covers(pattern, path):
-    """Does a MAINTAINERS F: pattern cover path?"""
+    """Does a MAINTAINERS F: pattern cover path?  As in MAINTAINERS, a
+    pattern ending in "/" takes everything below it, "*" and "?" do not
+    match "/", and a pattern naming a directory takes the files in it."""
     if pattern.endswith('/'):
         return path.startswith(pattern)
-    return fnmatch.fnmatchcase(path, pattern) or \
-        (fnmatch.fnmatchcase(path, pattern + '/*') and '*' not in pattern)
+    if '*' not in pattern and '?' not in pattern:
+        return path == pattern or (path.startswith(pattern + '/') and
+                                   '/' not in path[len(pattern) + 1:])
+    rx = ''.join('[^/]*' if ch == '*' else '[^/]' if ch == '?'
+                 else re.escape(ch) for ch in pattern)
+    return re.fullmatch(rx, path) is not None
 
 
 def check_coverage(commits, frag):

@@ -7,11 +7,14 @@
 SRCDIR is fs/sffs of the tree (its Makefile lists the objects of sffs-y
 in layer order, lowest first); OBJDIR is where they were compiled.  For
 every object, the symbols it uses that another SFFS object defines
-(from nm) must come from an object listed before it.  A use of one
-listed after it is a call up the layers, or half of a dependency circle,
-and is reported with the symbols involved.  The KUnit objects
-(sffs-$(CONFIG_SFFS_FS_KUNIT_TEST)) sit above everything and are not
-checked.
+(functions and data, from nm) must come from an object listed before it.
+A use of one listed after it is a call up the layers, or half of a
+dependency circle, and is reported with the symbols involved.  Objects
+on the same line are layers in the order written.  The KUnit objects
+(the sffs-$(CONFIG_..._KUNIT_TEST) lines) sit above everything: they
+are not checked, and no layer may use them.  Calls through function
+pointers a layer is handed (the index's node I/O) are not seen, and are
+how an upper layer lets a lower one call it.
 
 Prints "ok: N objects in layers" or one line per violation, and exits 1
 if there is any.
@@ -24,15 +27,19 @@ import sys
 
 
 def layer_order(makefile):
-    """The objects of sffs-y, in the order the Makefile lists them."""
+    """(layers, tests): the objects of sffs, in the order the Makefile lists
+    them, and those of its KUnit lines (sffs-$(CONFIG_..._KUNIT_TEST)),
+    which sit above every layer."""
     with open(makefile) as f:
         text = f.read().replace('\\\n', ' ')
-    objs = []
+    layers, tests = [], []
     for line in text.splitlines():
-        m = re.match(r'\s*sffs-y\s*:?\+?=\s*(.*)', line)
-        if m:
-            objs += m.group(1).split()
-    return objs
+        line = line.split('#', 1)[0]
+        m = re.match(r'\s*sffs-(\S+)\s*:?\+?=\s*(.*)', line)
+        if not m:
+            continue
+        (tests if 'KUNIT' in m.group(1) else layers).extend(m.group(2).split())
+    return layers, tests
 
 
 def symbols(obj):
@@ -53,16 +60,18 @@ def main(argv):
     if len(argv) != 3:
         sys.exit(__doc__.strip().split('\n\n')[1])
     src, objdir = argv[1], argv[2]
-    order = layer_order(os.path.join(src, 'Makefile'))
+    order, tests = layer_order(os.path.join(src, 'Makefile'))
     if len(order) < 2:
         sys.exit('sffs-layers: no sffs-y objects in %s/Makefile' % src)
     rank, owner, uses = {}, {}, {}
-    for i, obj in enumerate(order):
+    for i, obj in enumerate(order + tests):
         path = os.path.join(objdir, obj)
         if not os.path.exists(path):
+            if obj in tests:
+                continue
             sys.exit('sffs-layers: %s not built' % path)
         defined, undefined = symbols(path)
-        rank[obj] = i
+        rank[obj] = min(i, len(order))
         uses[obj] = undefined
         for sym in defined:
             owner[sym] = obj

@@ -446,17 +446,13 @@ class SeriesStaged(unittest.TestCase):
 
 
 class SffsLayers(unittest.TestCase):
-    """harness/sffs-layers.py: a call up the Makefile's order fails."""
+    """harness/sffs-layers.py: a use of an object listed later fails."""
 
-    def run_layers(self, a_calls_b):
+    def run_layers(self, makefile, src):
         tmp = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, tmp)
         with open(os.path.join(tmp, 'Makefile'), 'w') as f:
-            f.write('sffs-y := a.o\nsffs-y += b.o\n'
-                    'sffs-$(CONFIG_T) += t.o\n')
-        src = {'a.c': 'int fb(void);\nint fa(void) { return %s; }\n'
-                      % ('fb()' if a_calls_b else '1'),
-               'b.c': 'int fa(void);\nint fb(void) { return fa(); }\n'}
+            f.write(makefile)
         for name, text in src.items():
             with open(os.path.join(tmp, name), 'w') as f:
                 f.write(text)
@@ -466,15 +462,62 @@ class SffsLayers(unittest.TestCase):
                                os.path.join(HERE, 'sffs-layers.py'), tmp,
                                tmp], capture_output=True, text=True)
 
+    MK = ('sffs-y := a.o  # the lowest\nsffs-y += b.o\n'
+          'sffs-$(CONFIG_SFFS_FS_KUNIT_TEST) += t.o\n')
+    B = 'int fa(void);\nint fb(void) { return fa(); }\n'
+    T = 'int fa(void);\nint tt(void) { return fa(); }\n'
+
     def test_calls_down_pass(self):
-        res = self.run_layers(False)
+        res = self.run_layers(self.MK, {
+            'a.c': 'int fa(void) { return 1; }\n', 'b.c': self.B,
+            't.c': self.T})
         self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
         self.assertIn('ok: 2 objects in layers: a.o b.o', res.stdout)
 
     def test_call_up_fails_and_is_named(self):
-        res = self.run_layers(True)
+        res = self.run_layers(self.MK, {
+            'a.c': 'int fb(void);\nint fa(void) { return fb(); }\n',
+            'b.c': self.B, 't.c': self.T})
         self.assertEqual(res.returncode, 1)
         self.assertIn('a.o calls up into b.o: fb', res.stdout)
+
+    def test_data_of_a_later_object_on_the_same_line_fails(self):
+        res = self.run_layers('sffs-y := a.o b.o\n', {
+            'a.c': 'extern int db;\nint fa(void) { return db; }\n',
+            'b.c': 'int db = 1;\n'})
+        self.assertEqual(res.returncode, 1)
+        self.assertIn('a.o calls up into b.o: db', res.stdout)
+
+    def test_layer_using_a_test_object_fails(self):
+        res = self.run_layers(self.MK, {
+            'a.c': 'int fa(void) { return 1; }\n',
+            'b.c': 'int tt(void);\nint fb(void) { return tt(); }\n',
+            't.c': self.T})
+        self.assertEqual(res.returncode, 1)
+        self.assertIn('b.o calls up into t.o: tt', res.stdout)
+
+
+class Coverage(unittest.TestCase):
+    """series.py: every file a commit adds is in a MAINTAINERS entry."""
+
+    def test_patterns_as_maintainers_reads_them(self):
+        self.assertTrue(series.covers('fs/sffs/', 'fs/sffs/a/b.c'))
+        self.assertTrue(series.covers('Documentation/fs/sffs*',
+                                      'Documentation/fs/sffs-a.svg'))
+        self.assertFalse(series.covers('fs/*', 'fs/sffs/a.c'))
+        self.assertTrue(series.covers('fs/sffs', 'fs/sffs/a.c'))
+        self.assertFalse(series.covers('fs/sffs', 'fs/sffs/x/a.c'))
+        self.assertFalse(series.covers('fs/sffs.c', 'fs/sffsXc'))
+
+    def test_file_before_its_entry_is_refused(self):
+        frag = {'X': 'X\nF:\tfs/x/\n'}
+        ok = [{'subject': '1', 'paths': ['fs/x/a.c'], 'maintainers': ['X']},
+              {'subject': '2', 'paths': ['fs/x/b.c'], 'maintainers': []}]
+        series.check_coverage(ok, frag)
+        late = [{'subject': '1', 'paths': ['fs/x/a.c'], 'maintainers': []},
+                {'subject': '2', 'paths': [], 'maintainers': ['X']}]
+        with self.assertRaisesRegex(series.SeriesError, 'fs/x/a.c'):
+            series.check_coverage(late, frag)
 
 
 class RamFit(unittest.TestCase):

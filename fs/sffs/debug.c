@@ -75,6 +75,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_more_rounds %lu\n", j->gc.more_rounds);
 	seq_printf(m, "gc_wide_rounds %lu\n", j->gc.wide_rounds);
 	seq_printf(m, "gc_ahead_runs %lu\n", j->gc.ahead_runs);
+	seq_printf(m, "gc_starved_runs %lu\n", j->gc.starved_runs);
 	seq_printf(m, "gc_moved_bytes %llu\n", j->gc.moved);
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "commit_index_bytes %llu\n", j->gc.index_bytes);

@@ -18,7 +18,7 @@
  *
  *  - blocks that commit writes to come from the journal list of the
  *    checkpoint before it or from spares set aside, and marked in use,
- *    before the table is folded (gc.c);
+ *    before the table is folded (sffs_commit_prepare(), space.c);
  *  - the journal blocks the checkpoint names for later may still be
  *    marked free: mount claims them (sffs_ebt_claim()) before anything
  *    can be allocated;
@@ -349,8 +349,10 @@ bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 /* The length of table page @page as a node: its last may be short */
 u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page)
 {
+	u32 first = page * SFFS_EBT_RECS;
+
 	return sffs_ebt_node_size(min_t(u32, SFFS_EBT_RECS,
-					j->io->eb_count - page * SFFS_EBT_RECS));
+					j->io->eb_count - first));
 }
 
 /**

@@ -2572,7 +2572,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	size_t *sizes = kunit_kcalloc(test, AGED_FILES, sizeof(*sizes),
 				      GFP_KERNEL);
 	u64 cap, filled = 0, user = 0, prog, moved, index, table, lists;
-	unsigned long commits, full, gc, ahead, call = 0;
+	unsigned long commits, full, gc, ahead, starved, call = 0;
 	struct sffs_journal *j;
 	struct rnd_state rnd;
 	struct vfsmount *mnt;
@@ -2620,6 +2620,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	full = j->commits_journal_full;
 	gc = j->commits_gc;
 	ahead = j->gc.ahead_runs;
+	starved = j->gc.starved_runs;
 	while (!err && nf && user < 2ULL * AGED_BLOCKS * RF_ERASESIZE) {
 		int i = prandom_u32_state(&rnd) % nf;
 
@@ -2653,9 +2654,10 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 		   nf, filled >> 10, user >> 10, prog >> 10,
 		   div64_u64(prog * 1000, max(user, 1ULL)), moved >> 10,
 		   index >> 10, table >> 10, commits);
-	kunit_info(test, "commits: %lu for a full journal list, %lu by GC (%lu runs ahead of the list's end); %llu lists' worth programmed\n",
+	kunit_info(test, "commits: %lu for a full journal list, %lu by GC (%lu runs ahead of the list's end, %lu for want of a free block); %llu lists' worth programmed\n",
 		   j->commits_journal_full - full, j->commits_gc - gc,
-		   j->gc.ahead_runs - ahead, lists);
+		   j->gc.ahead_runs - ahead, j->gc.starved_runs - starved,
+		   lists);
 	KUNIT_EXPECT_GT(test, user, 2ULL * AGED_BLOCKS * RF_ERASESIZE - 1);
 	/* the device was full enough for garbage collection to work */
 	KUNIT_EXPECT_GT(test, moved, 0ULL);

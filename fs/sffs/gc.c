@@ -63,10 +63,10 @@ static u64 sffs_gc_low(const struct sffs_journal *j)
 #define SFFS_GC_AHEAD_BLOCKS	2
 
 /*
- * Runs sffs_write_op() makes for one operation that finds the journal list
- * used up and no free block for the next: each run that commits frees the
- * blocks it emptied, and a run that finds nothing leaves the next try to
- * commit without it, so a few are plenty.
+ * Collection runs sffs_write_op() makes for one operation that finds the
+ * journal list used up and no free block for the next: each is followed
+ * by a commit, which frees the blocks the run emptied and lists more, so
+ * a few are plenty.
  */
 #define SFFS_GC_STARVED_TRIES	8
 
@@ -90,7 +90,7 @@ static int sffs_gc_leaf(struct sffs_journal *j, struct sffs_node_hdr *hdr,
 		return 0;
 	if (err)
 		return err;
-	err = sffs_journal_write(j, &wn, 1);
+	err = sffs_journal_write(j, &wn, 1, false);
 	if (!err)
 		j->gc.moved += ALIGN(len, SFFS_NODE_ALIGN);
 	return err;
@@ -623,9 +623,11 @@ int sffs_gc(struct sffs_journal *j)
  * @n: how many
  *
  * sffs_journal_write(), with collection first when it is due
- * (sffs_gc_wanted()), and whenever the journal list is used up and the
- * commit that lists more finds no free block: collection empties blocks,
- * and the commit that ends its round frees them.
+ * (sffs_gc_wanted()), and whenever the journal list is used up while a
+ * table scan found no free block (@j->starved): then collection empties
+ * blocks, and the commit that sffs_journal_write() makes next lists
+ * more.  Errors of a collection do not fail the operation: the write
+ * finds out whether there is room.
  *
  * Return: 0, -EROFS, -ENOSPC, -EIO, or -ENOMEM.
  */
@@ -639,16 +641,15 @@ int sffs_write_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		if (err && err != -ENOSPC)
 			return err;
 	}
-	for (tries = 0; tries < SFFS_GC_STARVED_TRIES; tries++) {
-		err = sffs_journal_write(j, wn, n);
+	for (tries = 0; ; tries++) {
+		err = sffs_journal_write(j, wn, n, tries > 0);
 		if (err != -EAGAIN)
 			return err;
-		/* a run starts by forgetting @j->starved; its commit may set it */
-		err = sffs_gc(j);
-		if (err && err != -ENOSPC)
-			return err;
+		if (tries == SFFS_GC_STARVED_TRIES)
+			return -ENOSPC;
+		j->gc.starved_runs++;
+		sffs_gc(j);
 	}
-	return -ENOSPC;
 }
 
 /**

@@ -17,11 +17,12 @@
  * root and the next list of journal blocks goes to the anchor.  Replay at
  * mount therefore reads at most the journal size, whatever the flash size.
  *
- * Erase blocks come from gc.c: first those never written since mkfs, in
- * order (@alloc_eb is the frontier), then those garbage collection
- * emptied.  The flash is counted in live (@used), dead (@dirty) and not
- * yet written (@free) bytes, and per erase block in the erase-block table
- * (ebt.c), which each commit brings up to date before the index.
+ * Erase blocks come from space.c: first those never written since mkfs,
+ * in order (@alloc_eb is the frontier), then those garbage collection
+ * (gc.c, above this file) emptied.  The flash is counted in live
+ * (@used), dead (@dirty) and not yet written (@free) bytes, and per
+ * erase block in the erase-block table (ebt.c), which each commit
+ * brings up to date before the index.
  *
  * Locking: the caller holds the file system's mutex for every call.
  */
@@ -627,16 +628,19 @@ static int sffs_append_op(struct sffs_journal *j, struct sffs_wnode *wn, int n)
  * @j: the journal
  * @wn: its nodes, in order
  * @n: how many
+ * @collected: the caller collected garbage after this function returned
+ *	       -EAGAIN: commit this time, whatever @j->starved says
  *
  * Collects no garbage: file system operations go through sffs_write_op(),
  * which does, and garbage collection writes its moves here.
  *
  * Return: 0; -EAGAIN, with nothing of the operation written, when the
- * journal list is used up and the commit that would list more needs free
- * blocks the table has not (@j->starved): the caller collects and calls
- * again; -EROFS, -ENOSPC, -EIO, or -ENOMEM.
+ * journal list is used up and a table scan found no free block for the
+ * commit that would list more (@j->starved): the caller collects, and
+ * calls again with @collected; -EROFS, -ENOSPC, -EIO, or -ENOMEM.
  */
-int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
+int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n,
+		       bool collected)
 {
 	unsigned int tries;
 	u32 total = 0;
@@ -653,9 +657,13 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 		while (!err && total > sffs_io_room(j->io)) {
 			err = sffs_journal_next_block(j);
 			if (err == -EAGAIN) {
-				/* the commit needs free blocks the table has not */
-				if (j->starved && !j->in_gc)
+				/*
+				 * The commit needs free blocks the table has
+				 * not: collection first (sffs_write_op()).
+				 */
+				if (j->starved && !j->in_gc && !collected)
 					return -EAGAIN;
+				collected = false;
 				err = sffs_journal_commit(j);
 				if (!err)
 					j->commits_journal_full++;
@@ -685,7 +693,10 @@ int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n)
 			j->user_bytes += le32_to_cpu(((struct sffs_data_node *)
 						      wn[i].buf)->size);
 	}
-	/* hints wait for later commits (sffs_journal_fold_table()); states do not */
+	/*
+	 * Hints wait for later commits (sffs_journal_fold_table()); states
+	 * do not.
+	 */
 	if (j->idx.nr_dirty > j->max_dirty ||
 	    j->ebt_states > SFFS_MAX_EBT_CHANGES) {
 		err = sffs_journal_commit(j);
@@ -911,7 +922,8 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
  * turns read-only, the last checkpoint on the flash still the valid one.
  * Only running out of space is left to the caller, which reports it: a
  * table page's changes are folded once there is room for the page
- * (sffs_journal_fold_table()), and index nodes written stay valid for the next try.
+ * (sffs_journal_fold_table()), and index nodes written stay valid for the
+ * next try.
  */
 static int sffs_commit_error(struct sffs_journal *j, int err)
 {
@@ -1099,8 +1111,8 @@ int sffs_journal_commit(struct sffs_journal *j)
  * index nodes as may be dirty before a commit is forced, those a few more
  * splits can add, the table pages a commit may fold with the path of the
  * index each dirties (every page, or as many as there may be changes
- * pending: sffs_journal_fold_table()), plus the tail of a block left when a node
- * does not fit.  A constant for a given tree height, so that statfs does
+ * pending: sffs_journal_fold_table()), plus the tail of a block left when
+ * a node does not fit.  A constant for a given tree height, so that statfs does
  * not swing with the dirty set.
  */
 u64 sffs_journal_reserve(const struct sffs_journal *j)
@@ -1430,7 +1442,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 	root.ctime = root.atime;
 	root.mode = cpu_to_le32(S_IFDIR | 0755);
 	root.nlink = cpu_to_le32(2);
-	err = sffs_journal_write(j, &wn, 1);
+	err = sffs_journal_write(j, &wn, 1, false);
 	if (!err)
 		err = sffs_journal_commit(j);
 out:

@@ -73,6 +73,8 @@ struct sffs_eb_info {
  *	earlier round of the run having won too little
  * @ahead_runs: runs started before the journal list ran out, so that one
  *	commit both ends the journal and frees the blocks the next list takes
+ * @starved_runs: runs sffs_write_op() started because the journal list
+ *	was used up and a table scan had found no free block for the next
  * @scans: scans of the erase-block table
  * @scan_pages: table pages the scans read
  * @refused: victims left alone because they could not be read whole
@@ -92,6 +94,7 @@ struct sffs_gc_stats {
 	unsigned long more_rounds;
 	unsigned long wide_rounds;
 	unsigned long ahead_runs;
+	unsigned long starved_runs;
 	unsigned long scans;
 	unsigned long scan_pages;
 	unsigned long refused;
@@ -371,7 +374,8 @@ int sffs_journal_load(struct sffs_journal *j, struct sffs_io *io,
 		      unsigned int jmax);
 int sffs_journal_placed(struct sffs_journal *j);
 void sffs_journal_unmount(struct sffs_journal *j);
-int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n);
+int sffs_journal_write(struct sffs_journal *j, struct sffs_wnode *wn, int n,
+		       bool collected);
 int sffs_journal_sync(struct sffs_journal *j);
 int sffs_journal_commit(struct sffs_journal *j);
 u64 sffs_journal_reserve(const struct sffs_journal *j);

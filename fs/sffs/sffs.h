@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * SFFS: the VFS side.  Shared by inode.c, dir.c, file.c and super.c, the
- * top layer; the layers below have their own headers (journal.h, index.h,
- * io.h, node.h) and never include this one.
+ * SFFS: the VFS side.  Shared by compr.c, inode.c, xattr.c, file.c, dir.c,
+ * debug.c, sysfs.c and super.c, the top layer; the layers below have their
+ * own headers (journal.h, index.h, io.h, node.h) and never include this
+ * one.
  */
 #ifndef __SFFS_H__
 #define __SFFS_H__
