@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Fewer wakeups of idle CPUs (CONFIG_IDLE_WAKEUP_REDUCE): what the hooks in
- * the compaction and vsprintf code use.  Without the option each helper is
+ * the compaction, vsprintf and idle loop code use.  Without the option each helper is
  * what mainline does, so the hooks compile away; with it, the
  * "wakeup_reduce=off" boot parameter gives mainline's behaviour back.
  * See Documentation/timers/wakeup-reduce.rst.
@@ -22,6 +22,11 @@ static inline bool wakeup_reduce_enabled(void)
 
 long schedule_timeout_deferrable(long timeout);
 
+/* The idle loop without a cpuidle driver: the tick stop at idle entry */
+extern unsigned int idle_stop_tick_us;
+bool wakeup_reduce_idle_stop_tick(bool stop_tick);
+void wakeup_reduce_idle_exit(void);
+
 /*
  * wait_event_freezable_timeout() for housekeeping threads that poll: the
  * timeout is a deferrable timer, which expires no earlier than asked but
@@ -39,6 +44,15 @@ long schedule_timeout_deferrable(long timeout);
 static inline bool wakeup_reduce_enabled(void)
 {
 	return false;
+}
+
+static inline bool wakeup_reduce_idle_stop_tick(bool stop_tick)
+{
+	return stop_tick;
+}
+
+static inline void wakeup_reduce_idle_exit(void)
+{
 }
 
 #define wait_event_freezable_timeout_deferrable(wq_head, condition, timeout) \

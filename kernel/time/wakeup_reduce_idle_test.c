@@ -6,7 +6,8 @@
  * only when the last idle period ended with a tick: after a wakeup that
  * ran a task, it enters idle with the tick running, takes one more tick a
  * jiffy later and only then stops it.  With wakeup_reduce on, it stops the
- * tick at every idle entry.
+ * tick at idle entry, unless the idle period is likely to be short: the
+ * last one ended sooner than idle_stop_tick_us without a tick.
  *
  * The test goes through the real idle loop.  A task wakes from a timer
  * (the wakeup that runs a task), then sleeps until an hrtimer 3.5 ticks
@@ -17,12 +18,15 @@
  * keeping the tick, a device) can only add to the count, so the smallest
  * count of a few rounds is taken.  The timer interrupt must be counted in
  * kstat_cpu_irqs_sum(), as on UML where make kunit runs; elsewhere the
- * test is skipped.  Seeing no idle period at all is a failure.
+ * test is skipped.  Seeing no idle period at all is a failure.  The one
+ * thing the idle loop cannot show on UML, an idle period that ended
+ * without a tick, is tested on the hooks themselves.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpuidle.h>
 #include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 #include <linux/kernel_stat.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -30,6 +34,7 @@
 #include <linux/wakeup_reduce.h>
 
 #include "tick-internal.h"
+#include "tick-sched.h"
 
 #define ROUNDS		20
 #define MAX_TRIES	(10 * ROUNDS)
@@ -76,11 +81,12 @@ static unsigned long idle_period_irqs(struct idle_probe *p)
 /*
  * The fewest interrupts of ROUNDS idle periods with wakeup_reduce @on;
  * @stopped says whether the tick was stopped in a round with that count.
- * A round whose probe did not find the CPU idle (another task ran) does
- * not count: up to MAX_TRIES rounds are run to find ROUNDS idle ones.
- * The case fails when it finds none, as a case that did not see what it
- * tests proves nothing; it is skipped only when the architecture does not
- * count the timer interrupt, which the probe finds out.
+ * A round whose probe did not find the
+ * CPU idle (another task ran) does not count: up to MAX_TRIES rounds are
+ * run to find ROUNDS idle ones.  The case fails when it finds none, as a
+ * case that did not see what it tests proves nothing; it is skipped only
+ * when the architecture does not count the timer interrupt, which the
+ * probe finds out.
  */
 static unsigned long fewest_irqs(struct kunit *test, bool on, bool *stopped)
 {
@@ -117,6 +123,7 @@ static unsigned long fewest_irqs(struct kunit *test, bool on, bool *stopped)
 }
 
 static bool saved_on;
+static unsigned int saved_us;
 
 static int idle_tick_init(struct kunit *test)
 {
@@ -125,6 +132,8 @@ static int idle_tick_init(struct kunit *test)
 
 	/* first: the exit function restores it even after a skip */
 	saved_on = READ_ONCE(wakeup_reduce_on);
+	saved_us = READ_ONCE(idle_stop_tick_us);
+	WRITE_ONCE(idle_stop_tick_us, jiffies_to_usecs(1));
 	if (!tick_nohz_active)
 		kunit_skip(test, "the tick is not stopped in idle (nohz off)");
 	preempt_disable();
@@ -139,9 +148,13 @@ static int idle_tick_init(struct kunit *test)
 static void idle_tick_exit(struct kunit *test)
 {
 	WRITE_ONCE(wakeup_reduce_on, saved_on);
+	WRITE_ONCE(idle_stop_tick_us, saved_us);
 }
 
-/* wakeup_reduce on: the tick is stopped at the first idle entry */
+/*
+ * wakeup_reduce on: after an idle period that lasted until the tick, the
+ * tick is stopped at the first idle entry
+ */
 static void test_tick_stopped_at_idle_entry(struct kunit *test)
 {
 	unsigned long irqs;
@@ -152,6 +165,70 @@ static void test_tick_stopped_at_idle_entry(struct kunit *test)
 		   stopped ? "stopped" : "running");
 	KUNIT_EXPECT_EQ_MSG(test, irqs, 1ul,
 			    "the tick ran on after the wakeup that ran a task");
+	KUNIT_EXPECT_TRUE(test, stopped);
+}
+
+/*
+ * wakeup_reduce on, the next timer nearer than idle_stop_tick_us: the idle
+ * period is likely to be short, and the tick is kept, as the base tree
+ * does.  The probe is 3.5 ticks away; the threshold is set to 5.
+ */
+static void test_near_timer_retains_tick(struct kunit *test)
+{
+	unsigned long irqs;
+	bool stopped;
+
+	WRITE_ONCE(idle_stop_tick_us, 5 * jiffies_to_usecs(1));
+	irqs = fewest_irqs(test, true, &stopped);
+	kunit_info(test, "next timer nearer than idle_stop_tick_us: %lu interrupt(s)\n",
+		   irqs);
+	KUNIT_EXPECT_GE_MSG(test, irqs, 2ul,
+			    "the tick was stopped with the next timer near");
+}
+
+/*
+ * The other half of the filter: an idle period that ended sooner than
+ * idle_stop_tick_us without a tick makes the next idle entry keep the
+ * tick.  Every wakeup on UML comes with the tick (no high resolution
+ * timers), so the hooks are called here as the idle loop calls them, with
+ * interrupts off: an entry, an exit at once, and the next entry.
+ */
+static void test_short_idle_retains_tick(struct kunit *test)
+{
+	struct tick_sched *ts;
+	unsigned long flags;
+	bool first = false, next = true, got_tick;
+
+	local_irq_save(flags);
+	ts = tick_get_tick_sched(smp_processor_id());
+	got_tick = ts->got_idle_tick;
+	if (!got_tick) {
+		first = wakeup_reduce_idle_stop_tick(true);
+		wakeup_reduce_idle_exit();
+		next = wakeup_reduce_idle_stop_tick(false);
+		/* leave no short idle behind for the real idle loop */
+		WRITE_ONCE(idle_stop_tick_us, 0);
+		wakeup_reduce_idle_exit();
+	}
+	local_irq_restore(flags);
+	if (got_tick)
+		kunit_skip(test, "a tick is pending for the idle loop");
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_FALSE_MSG(test, next,
+			       "the tick would be stopped after a short idle period");
+}
+
+/* idle_stop_tick_us=0: the tick is stopped at every idle entry */
+static void test_zero_threshold_stops_always(struct kunit *test)
+{
+	unsigned long irqs;
+	bool stopped;
+
+	WRITE_ONCE(idle_stop_tick_us, 0);
+	irqs = fewest_irqs(test, true, &stopped);
+	kunit_info(test, "idle_stop_tick_us=0: %lu interrupt(s)\n", irqs);
+	KUNIT_EXPECT_EQ_MSG(test, irqs, 1ul,
+			    "the tick ran on with idle_stop_tick_us=0");
 	KUNIT_EXPECT_TRUE(test, stopped);
 }
 
@@ -169,6 +246,9 @@ static void test_off_retains_tick(struct kunit *test)
 
 static struct kunit_case wakeup_reduce_idle_cases[] = {
 	KUNIT_CASE(test_tick_stopped_at_idle_entry),
+	KUNIT_CASE(test_near_timer_retains_tick),
+	KUNIT_CASE(test_short_idle_retains_tick),
+	KUNIT_CASE(test_zero_threshold_stops_always),
 	KUNIT_CASE(test_off_retains_tick),
 	{}
 };
