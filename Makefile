@@ -317,9 +317,10 @@ bench-probe: tree
 bench-idle: tree
 	@$(H)/bench-idle.sh $(TREE) $(OUT)/bench
 
-## make bench-idle-cost  what stopping the tick at every idle entry costs a
-##                    busy guest: pipe ping-pong and sleeps, wakeup_reduce
-##                    off and on (BENCH_ARCHES, default x86_64)
+## make bench-idle-cost  what stopping the tick at idle entry costs a busy
+##                    guest: pipe ping-pong and sleeps, with wakeup_reduce=off,
+##                    the series' filter and idle_stop_tick_us=0, interleaved
+##                    (BENCH_ARCHES, default x86_64; BENCH_RUNS, default 6)
 bench-idle-cost: tree
 	@$(H)/bench-idle-cost.sh $(TREE) $(OUT)/bench
 

@@ -547,6 +547,50 @@ class RamFit(unittest.TestCase):
         self.assertIsNone(fr.ram_fit([(f, 1, f) for f in (64, 128, 256, 512)]))
 
 
+class IdleCostReport(unittest.TestCase):
+    """idle-cost-report.py on made-up guests: ratios to off round by
+    round, a change claimed only where the interval excludes 1, and the
+    two targets met or missed"""
+
+    def run_report(self, pingpong, stops):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        for mode in ('off', 'filter', 'every'):
+            for r in range(1, 7):
+                d = os.path.join(out, 'idle-cost-x86_64-%s-%d' % (mode, r))
+                os.makedirs(d)
+                m = {'pingpong_per_s': pingpong[mode] * (1 + r / 100),
+                     'sleep10000_per_s': 100.0,
+                     'sleep10ms_cpu0_tick_stops_per_s': stops[mode],
+                     'sleep10ms_cpu0_timer_irq_per_s': 100.0}
+                with open(os.path.join(d, 'result.json'), 'w') as f:
+                    json.dump({'failed': 0, 'metrics': {
+                        k: {'value': v} for k, v in m.items()}}, f)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'idle-cost-report.py'),
+                        out, 'x86_64', '6'], check=True,
+                       capture_output=True)
+        with open(os.path.join(out, 'idle-cost.json')) as f:
+            return json.load(f)['x86_64']
+
+    def test_slower_filter_misses_and_is_worse(self):
+        res = self.run_report({'off': 1000, 'filter': 800, 'every': 1000},
+                              {'off': 100, 'filter': 100, 'every': 100})
+        row = res['rows']['pingpong_per_s']
+        self.assertEqual(row['filter/off']['verdict'], 'worse')
+        self.assertEqual(row['every/off']['verdict'], 'no difference shown')
+        self.assertEqual(res['targets']['pingpong_no_slower'], 'missed')
+        self.assertEqual(res['targets']['one_stop_per_long_idle'], 'met')
+
+    def test_two_stops_per_sleep_miss(self):
+        res = self.run_report({'off': 1000, 'filter': 1200, 'every': 900},
+                              {'off': 100, 'filter': 200, 'every': 100})
+        self.assertEqual(res['rows']['pingpong_per_s']['filter/off']
+                         ['verdict'], 'better')
+        self.assertEqual(res['targets']['pingpong_no_slower'], 'met')
+        self.assertEqual(res['targets']['one_stop_per_long_idle'], 'missed')
+
+
 class AgingReport(unittest.TestCase):
     """aging-report.py on the figures of made-up guests: medians and
     spreads over the runs, figures derived per run, the steady state's
