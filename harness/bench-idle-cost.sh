@@ -11,7 +11,8 @@
 # (the base tree's idle loop), the default (the tick stopped at idle entry
 # unless the idle period is likely to be short) and "idle_stop_tick_us=0"
 # (stopped at every idle entry).  Each runs harness/bench/idle-cost.c's
-# workloads for BENCH_COST_SECS seconds each (default 10): a pipe
+# workloads for BENCH_COST_SECS seconds each (default 10), the order of
+# the modes rotating from round to round: a pipe
 # ping-pong between the two CPUs, sleeps of 10 ms and of 2 ms.  For each
 # architecture of BENCH_ARCHES (default x86_64).  Writes
 # OUT/idle-cost.{json,md}.
@@ -45,8 +46,12 @@ for arch in $arches; do
 	mkdir -p "$build/idle-cost-$arch"
 	${cc[$arch]} -O2 -Wall -static -o "$build/idle-cost-$arch/idle-cost" \
 		"$here/bench/idle-cost.c" || exit 1
+	modes=(off filter every)
 	for r in $(seq "$runs"); do
-		for mode in off filter every; do
+		# a new order each round, so that drift of the host does not
+		# fall on one mode
+		order=("${modes[@]:$(( r % 3 ))}" "${modes[@]:0:$(( r % 3 ))}")
+		for mode in "${order[@]}"; do
 			wd=$out/idle-cost-$arch-$mode-$r
 			rm -rf "$wd"
 			echo "== $arch ${append[$mode]:-default}, run $r"

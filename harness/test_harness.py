@@ -552,17 +552,21 @@ class IdleCostReport(unittest.TestCase):
     round, a change claimed only where the interval excludes 1, and the
     two targets met or missed"""
 
-    def run_report(self, pingpong, stops):
+    def run_report(self, pingpong, stops, wrong=None):
         out = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, out)
         for mode in ('off', 'filter', 'every'):
             for r in range(1, 7):
                 d = os.path.join(out, 'idle-cost-x86_64-%s-%d' % (mode, r))
                 os.makedirs(d)
-                m = {'pingpong_per_s': pingpong[mode] * (1 + r / 100),
+                m = {'wakeup_reduce_on': int(mode != 'off'),
+                     'idle_stop_tick_us': 0 if mode == 'every' else 4000,
+                     'cpuidle_driver': int(mode == wrong),
+                     'pingpong_per_s': pingpong[mode] * (1 + r / 100),
                      'sleep10000_per_s': 100.0,
                      'sleep10ms_cpu0_tick_stops_per_s': stops[mode],
-                     'sleep10ms_cpu0_timer_irq_per_s': 100.0}
+                     'sleep10ms_cpu0_timer_irq_per_s':
+                         100.0 if mode == 'off' else 60.0}
                 with open(os.path.join(d, 'result.json'), 'w') as f:
                     json.dump({'failed': 0, 'metrics': {
                         k: {'value': v} for k, v in m.items()}}, f)
@@ -581,6 +585,14 @@ class IdleCostReport(unittest.TestCase):
         self.assertEqual(row['every/off']['verdict'], 'no difference shown')
         self.assertEqual(res['targets']['pingpong_no_slower'], 'missed')
         self.assertEqual(res['targets']['one_stop_per_long_idle'], 'met')
+        self.assertEqual(res['targets']['no_retained_tick_on_long_idle'],
+                         'met')
+
+    def test_boot_in_the_wrong_mode_is_left_out(self):
+        res = self.run_report({'off': 1000, 'filter': 1000, 'every': 1000},
+                              {'off': 100, 'filter': 100, 'every': 100},
+                              wrong='filter')
+        self.assertIsNone(res['rows']['pingpong_per_s']['filter'])
 
     def test_two_stops_per_sleep_miss(self):
         res = self.run_report({'off': 1000, 'filter': 1200, 'every': 900},

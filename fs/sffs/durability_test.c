@@ -18,6 +18,7 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
+#include <linux/vmalloc.h>
 #include <linux/xattr.h>
 #include "sffs.h"
 #include "test_flash.h"

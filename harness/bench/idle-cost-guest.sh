@@ -57,9 +57,15 @@ run()	# NAME ARGS...
 	}' /tmp/a.tl /tmp/b.tl /tmp/a.irq /tmp/b.irq /tmp/a.up /tmp/b.up
 }
 
-echo "# wakeup_reduce=$(cat /sys/module/kernel/parameters/wakeup_reduce 2>/dev/null)" \
-	"idle_stop_tick=$(cat /sys/module/kernel/parameters/idle_stop_tick 2>/dev/null)" \
-	"idle_stop_tick_us=$(cat /sys/module/kernel/parameters/idle_stop_tick_us 2>/dev/null)"
+# the mode this boot is in, for the report to check: wakeup_reduce (Y/N),
+# idle_stop_tick_us, and whether a cpuidle driver took the CPUs (then no
+# mode exercises the idle loop's hook)
+p=/sys/module/kernel/parameters
+echo "# METRIC wakeup_reduce_on $(grep -c Y $p/wakeup_reduce 2>/dev/null) bool"
+echo "# METRIC idle_stop_tick_us $(cat $p/idle_stop_tick_us 2>/dev/null || echo -1) us"
+drv=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)
+echo "# cpuidle driver: $drv"
+echo "# METRIC cpuidle_driver $([ "$drv" = none ] && echo 0 || echo 1) bool"
 run pingpong pingpong "$secs"
 run sleep10ms sleep 10000 "$secs"
 run sleep2ms sleep 2000 "$secs"

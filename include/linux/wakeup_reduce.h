@@ -23,9 +23,11 @@ static inline bool wakeup_reduce_enabled(void)
 long schedule_timeout_deferrable(long timeout);
 
 /* The idle loop without a cpuidle driver: the tick stop at idle entry */
+extern bool idle_stop_tick;
 extern unsigned int idle_stop_tick_us;
 bool wakeup_reduce_idle_stop_tick(bool stop_tick);
 void wakeup_reduce_idle_exit(void);
+bool wakeup_reduce_idle_short(void);
 
 /*
  * wait_event_freezable_timeout() for housekeeping threads that poll: the

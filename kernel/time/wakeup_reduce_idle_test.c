@@ -136,6 +136,8 @@ static int idle_tick_init(struct kunit *test)
 	WRITE_ONCE(idle_stop_tick_us, jiffies_to_usecs(1));
 	if (!tick_nohz_active)
 		kunit_skip(test, "the tick is not stopped in idle (nohz off)");
+	if (!idle_stop_tick)
+		kunit_skip(test, "booted with idle_stop_tick=off");
 	preempt_disable();
 	dev = cpuidle_get_device();
 	no_driver = cpuidle_not_available(cpuidle_get_cpu_driver(dev), dev);
@@ -191,29 +193,33 @@ static void test_near_timer_retains_tick(struct kunit *test)
  * idle_stop_tick_us without a tick makes the next idle entry keep the
  * tick.  Every wakeup on UML comes with the tick (no high resolution
  * timers), so the hooks are called here as the idle loop calls them, with
- * interrupts off: an entry, an exit at once, and the next entry.
+ * interrupts off and a threshold of a second: an entry after a tick,
+ * which stops the tick without asking for the next timer, an exit at
+ * once, and, if that idle period was taken for short, the next entry,
+ * which must keep the tick without asking either.  An exit with the
+ * filter off then forgets the short idle period for the real idle loop.
  */
 static void test_short_idle_retains_tick(struct kunit *test)
 {
+	bool first, is_short, next = true;
 	struct tick_sched *ts;
 	unsigned long flags;
-	bool first = false, next = true, got_tick;
 
+	WRITE_ONCE(wakeup_reduce_on, true);
+	WRITE_ONCE(idle_stop_tick_us, USEC_PER_SEC);
 	local_irq_save(flags);
 	ts = tick_get_tick_sched(smp_processor_id());
-	got_tick = ts->got_idle_tick;
-	if (!got_tick) {
-		first = wakeup_reduce_idle_stop_tick(true);
-		wakeup_reduce_idle_exit();
+	first = wakeup_reduce_idle_stop_tick(true);
+	wakeup_reduce_idle_exit();
+	is_short = wakeup_reduce_idle_short() && !ts->got_idle_tick;
+	if (is_short)
 		next = wakeup_reduce_idle_stop_tick(false);
-		/* leave no short idle behind for the real idle loop */
-		WRITE_ONCE(idle_stop_tick_us, 0);
-		wakeup_reduce_idle_exit();
-	}
+	WRITE_ONCE(idle_stop_tick_us, 0);
+	wakeup_reduce_idle_exit();
 	local_irq_restore(flags);
-	if (got_tick)
-		kunit_skip(test, "a tick is pending for the idle loop");
 	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_ASSERT_TRUE_MSG(test, is_short,
+			      "an idle period of no time was not taken for short");
 	KUNIT_EXPECT_FALSE_MSG(test, next,
 			       "the tick would be stopped after a short idle period");
 }
