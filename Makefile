@@ -320,7 +320,7 @@ bench-idle: tree
 ## make bench-idle-cost  what stopping the tick at idle entry costs a busy
 ##                    guest: pipe ping-pong and sleeps, with wakeup_reduce=off,
 ##                    the series' filter and idle_stop_tick_us=0, interleaved
-##                    (BENCH_ARCHES, default x86_64; BENCH_RUNS, default 6)
+##                    (BENCH_ARCHES, default x86_64; BENCH_RUNS, default 9)
 bench-idle-cost: tree
 	@$(H)/bench-idle-cost.sh $(TREE) $(OUT)/bench
 

@@ -7,7 +7,8 @@
 # without a cpuidle driver) costs a busy system.  The tiny series kernel
 # of make bench-idle (TREE/.obj-idle-ARCH-tiny-series, brought up to
 # date first) boots in three modes, interleaved, BENCH_RUNS rounds (default
-# 6, the fewest that give a 95% interval of a median): "wakeup_reduce=off"
+# 9: 6 is the fewest that give a 95% interval of a median, and gives the
+# lowest and highest run; 9 the second lowest and highest): "wakeup_reduce=off"
 # (the base tree's idle loop), the default (the tick stopped at idle entry
 # unless the idle period is likely to be short) and "idle_stop_tick_us=0"
 # (stopped at every idle entry).  Each runs harness/bench/idle-cost.c's
@@ -23,7 +24,7 @@ build=$(dirname "$tree")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 arches=${BENCH_ARCHES:-x86_64}
-runs=${BENCH_RUNS:-6}
+runs=${BENCH_RUNS:-9}
 secs=${BENCH_COST_SECS:-10}
 declare -A image=([x86_64]=arch/x86/boot/bzImage [arm]=arch/arm/boot/zImage)
 declare -A bb=([x86_64]=/bin/busybox [arm]=$build/dl/busybox-armhf/bin/busybox)
