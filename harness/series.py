@@ -121,6 +121,11 @@ def parse_manifest(path=MANIFEST):
         if len(commit['subject']) > 75:
             raise SeriesError('manifest: subject longer than 75 chars: %s'
                               % commit['subject'])
+        # what checkpatch's COMMIT_LOG_LONG_LINE asks, found before a build
+        for line in body.splitlines():
+            if len(line) > 75:
+                raise SeriesError('manifest: line of "%s" longer than 75 '
+                                  'chars: %s' % (commit['subject'], line))
         commits.append(commit)
     if 'author' not in header:
         raise SeriesError('manifest: no Author in the header block')
