@@ -31,7 +31,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from medci import median_ci  # noqa: E402
+from medci import fmt_ci as fmt, median_ci  # noqa: E402
 
 MODES = ('off', 'filter', 'every')
 STRAY = 1.05
@@ -95,15 +95,6 @@ def summary(vals):
         return None
     return {'n': len(vals), 'median': statistics.median(vals),
             'ci95': median_ci(vals)}
-
-
-def fmt(s, spec):
-    if s is None:
-        return '-'
-    ci = s['ci95']
-    return '%s [%s, %s]' % (spec % s['median'],
-                            *(('-', '-') if ci is None else
-                              (spec % ci[0], spec % ci[1])))
 
 
 def verdict(s, better_high):

@@ -23,3 +23,14 @@ def median_ci(xs, level=0.95):
     if k == 0:
         return None
     return xs[k - 1], xs[n - k]
+
+
+def fmt_ci(s, spec):
+    """'median [lo, hi]' of a {'median', 'ci95'} summary, in @spec; '-' for
+    none, and '-' for the bounds of an interval too few runs give"""
+    if s is None:
+        return '-'
+    ci = s['ci95']
+    return '%s [%s, %s]' % (spec % s['median'],
+                            *(('-', '-') if ci is None else
+                              (spec % ci[0], spec % ci[1])))

@@ -18,7 +18,7 @@ import os
 import statistics
 import sys
 
-from medci import median_ci
+from medci import fmt_ci as fmt_pair, median_ci
 
 NAMES = {'slab': 'SLAB', 'slub': 'SLUB', 'small': 'SLUB small',
          'slob': 'SLOB', 'seg': 'SLOB_SEG'}
@@ -100,15 +100,6 @@ def ratio(x, y):
 
 def fmt(v, spec='%d'):
     return '-' if v is None else spec % v
-
-
-def fmt_pair(p, spec):
-    if p is None:
-        return '-'
-    ci = p['ci95']
-    return '%s [%s, %s]' % (spec % p['median'],
-                            *(('-', '-') if ci is None else
-                              (spec % ci[0], spec % ci[1])))
 
 
 def verdict(p, better_high, bound=0):
