@@ -165,15 +165,22 @@ def aging(src):
 
 
 def idle(src):
-    """interrupts of an idle CPU per second, every guest"""
+    """interrupts of an idle CPU per second, every guest, without an RNG
+    device, then with virtio-rng seeding the RNG as hardware would"""
     t = 'Interrupts per CPU per second'
     out = []
     for arch, conf in (('x86_64', 'tiny'), ('x86_64', 'realistic'),
                        ('arm', 'tiny'), ('arm', 'realistic')):
-        c = lambda col: src.cell(t, 'arch', (arch, conf), col)
-        out.append('%s %s %s → %s (target %s: %s)' % (
-            arch, conf, mean(c('stock NO_HZ_IDLE')), mean(c('series')),
-            c('target'), c('series met')))
+        c = lambda rng, col: src.cell(t, 'arch', (arch, conf, rng), col)
+        out.append('%s %s %s → %s, with virtio-rng %s → %s (target %s: '
+                   '%s; with virtio-rng: %s)' % (
+                       arch, conf, mean(c('none', 'stock NO_HZ_IDLE')),
+                       mean(c('none', 'series')),
+                       mean(c('virtio-rng', 'stock NO_HZ_IDLE')),
+                       mean(c('virtio-rng', 'series')),
+                       c('none', 'target'),
+                       c('none', 'series met'),
+                       c('virtio-rng', 'series met')))
     return 'interrupts per idle CPU per second, mean of the CPUs, ' \
         '`NO_HZ_IDLE` → series: ' + '; '.join(out)
 

@@ -13,13 +13,22 @@ import os
 import re
 import sys
 
-MODES = ['periodic', 'stock', 'attributed', 'series']
+MODES = ['periodic', 'stock', 'attributed', 'series', 'stock-rng',
+         'series-rng']
 TITLES = {
     'periodic': 'periodic HZ=250 (stock, nohz=off)',
     'stock': 'stock NO_HZ_IDLE',
     'attributed': 'series, wakeup_reduce=off',
     'series': 'series',
+    'stock-rng': 'stock NO_HZ_IDLE, virtio-rng',
+    'series-rng': 'series, virtio-rng',
 }
+# The rows of the main tables: the guest without an RNG device (a tiny
+# guest's RNG is then never seeded under TCG), then with a virtio-rng
+# device that seeds it as a hardware RNG would.  (RNG cell, stock mode, wakeup_reduce=off mode, series
+# mode); None where that RNG has no such boot.
+RNGS = [('none', 'stock', 'attributed', 'series'),
+        ('virtio-rng', 'stock-rng', None, 'series-rng')]
 TARGET = {'tiny': 0.2, 'realistic': 0.5}
 # Why a source still wakes the series' kernel, as far as it was analysed
 # (Documentation/timers/wakeup-reduce.rst); matched against "source what".
@@ -50,15 +59,23 @@ WHY = [
     ('tick rcu', 'RCU callbacks queued on the CPU'),
     ('timer dev_watchdog', 'network TX watchdog: it must notice a hung '
      'queue, so not deferrable'),
-    ('timer process_timeout', "a task's schedule_timeout(); with the "
-     'series only in the first 100 ms of the window, next to the RCU grace '
-     "period of the benchmark's own commands"),
+    ('timer process_timeout', "a task's schedule_timeout(): with a "
+     "virtio-rng device the hwrng thread's sleep between reads of the "
+     'device, one per reseed interval of the RNG (wakeup-reduce.rst); '
+     'without one only in the first 100 ms of the window, next to the RCU '
+     "grace period of the benchmark's own commands"),
+    ('timer mix_interrupt_randomness', 'the mix of a CPU\'s interrupt '
+     'entropy a tick after a sparse interrupt: deferrable once the RNG is '
+     'seeded (wakeup-reduce.rst), so only before that'),
     ('work neigh_periodic_work', 'neighbour table GC'),
     ('timer softdog_ticktock', 'watchdog'),
 ]
 
 
 def why(source, what):
+    if source == 'irq' and ':virtio' in what:
+        return ("a virtio device's interrupt; with a virtio-rng device, "
+                "the device answering the hwrng thread's read")
     key = '%s %s' % (source, what)
     for k, v in WHY:
         if key.startswith(k):
@@ -119,6 +136,31 @@ def per_cpu(run, key):
     return '%.2f (%s)' % (m.get(key), ' / '.join('%.2f' % v for v in vals))
 
 
+def crng(run):
+    """whether the guest's RNG was seeded by the end of its window"""
+    v = run['metrics'].get('crng_ready')
+    return '-' if v is None else ('yes' if v else 'no')
+
+
+def met_by(run, keys, tgt):
+    """the target against the mean of each measure, then against every
+    CPU of each"""
+    m = run['metrics']
+    n = int(m.get('cpus', 0))
+    means = [m.get(k) for k in keys]
+    cpus = [m.get('%s_cpu%d' % (k, i)) for k in keys for i in range(n)]
+    if tgt is None or None in means + cpus or not n:
+        return '-'
+    if max(means) > tgt:
+        return 'no'
+    if max(cpus) > tgt:
+        return 'mean yes, busiest CPU %.2f' % max(cpus)
+    return 'yes, every CPU'
+
+
+NONE = {'metrics': {}, 'failures': []}
+
+
 def write_plot(gp, png, what, arch, ymax, targets, data, cols):
     """a gnuplot script for a bar chart per configuration, log scale"""
     with open(gp, 'w') as f:
@@ -164,79 +206,74 @@ def main():
           'so that reading them keeps no CPU busy long enough for a tick.  '
           'Targets: %s.'
           % ', '.join('%s <= %.1f/s' % kv for kv in TARGET.items()), '']
+    md += ['"RNG": the guest\'s RNG device, "none" or "virtio-rng".  '
+           'Without one, a tiny guest under TCG gathers too little entropy '
+           'while idle to seed its RNG, and the kernel keeps polling for it '
+           '(fill_ptr_key_workfn() among others); a realistic guest\'s '
+           'device interrupts seed it during boot.  With virtio-rng the RNG '
+           'is seeded seconds after boot, as a hardware RNG seeds a '
+           'device\'s, and the hwrng thread then reads the device at each '
+           'reseed of the RNG (at half the uptime during the first two '
+           'minutes, then every minute).  "seeded" is whether the series '
+           'boot printed "crng init done" by the end of its window.', '']
     md += ['## Wakeups per CPU per second', '',
-           '| arch | config | idle s | stock NO_HZ_IDLE, idle exits | '
+           '| arch | config | RNG | seeded | idle s | '
+           'stock NO_HZ_IDLE, idle exits | '
            'series wakeup_reduce=off, idle exits | attributed | '
            'series, idle exits | attributed | target | met |',
-           '|' + ' --- |' * 10]
+           '|' + ' --- |' * 12]
     for arch in arches:
         for c in configs:
             runs = res['runs'][arch][c]
-            sm = runs['series']['metrics']
             tgt = TARGET.get(c)
-            n = int(sm.get('cpus', 0))
-            # the mean of both measures, then the busiest CPU of each
-            keys = ['wakeups_per_cpu_s', 'idle_exits_per_cpu_s']
-            means = [sm.get(k) for k in keys]
-            cpus = [sm.get('%s_cpu%d' % (k, i)) for k in keys
-                    for i in range(n)]
-            if tgt is None or None in means + cpus or not n:
-                met = '-'
-            elif max(means) > tgt:
-                met = 'no'
-            elif max(cpus) > tgt:
-                met = 'mean yes, busiest CPU %.2f' % max(cpus)
-            else:
-                met = 'yes, every CPU'
-            md.append('| ' + ' | '.join([
-                arch, c, fmt(runs['series']['metrics'].get('idle_s'), '%.0f'),
-                per_cpu(runs['stock'], 'idle_exits_per_cpu_s'),
-                per_cpu(runs['attributed'], 'idle_exits_per_cpu_s'),
-                per_cpu(runs['attributed'], 'wakeups_per_cpu_s'),
-                per_cpu(runs['series'], 'idle_exits_per_cpu_s'),
-                per_cpu(runs['series'], 'wakeups_per_cpu_s'),
-                fmt(tgt, '%.1f'), met]) + ' |')
+            for rng, stock, off, series in RNGS:
+                sr = runs[series]
+                offr = runs[off] if off else NONE
+                md.append('| ' + ' | '.join([
+                    arch, c, rng, crng(sr),
+                    fmt(sr['metrics'].get('idle_s'), '%.0f'),
+                    per_cpu(runs[stock], 'idle_exits_per_cpu_s'),
+                    per_cpu(offr, 'idle_exits_per_cpu_s'),
+                    per_cpu(offr, 'wakeups_per_cpu_s'),
+                    per_cpu(sr, 'idle_exits_per_cpu_s'),
+                    per_cpu(sr, 'wakeups_per_cpu_s'),
+                    fmt(tgt, '%.1f'),
+                    met_by(sr, ['wakeups_per_cpu_s',
+                                'idle_exits_per_cpu_s'], tgt)]) + ' |')
     md.append('')
-    head = '| arch | config | idle s | ' + \
-        ' | '.join(TITLES[m] for m in MODES) + \
+    cols = ['periodic', 'stock', 'attributed', 'series']
+    head = '| arch | config | RNG | idle s | ' + \
+        ' | '.join(TITLES[m] for m in cols) + \
         ' | series wakeups/s | target | series met |'
     md += ['## Interrupts per CPU per second', '', head,
-           '|' + ' --- |' * (len(MODES) + 6)]
+           '|' + ' --- |' * (len(cols) + 7)]
     for arch in arches:
         for c in configs:
             runs = res['runs'][arch][c]
-            row = [arch, c, fmt(runs['series']['metrics'].get('idle_s'),
-                                '%.0f')]
-            for m in MODES:
-                cell = per_cpu(runs[m], 'irq_per_cpu_s')
-                if runs[m]['failures']:
-                    cell += ' (failed: %s)' % '; '.join(
-                        runs[m]['failures'])[:80]
-                row.append(cell)
-            row.append(per_cpu(runs['series'], 'wakeups_per_cpu_s'))
-            row.append('%.1f' % TARGET.get(c, 0))
-            # by interrupts: the mean, then the busiest CPU
-            sm = runs['series']['metrics']
-            n = int(sm.get('cpus', 0))
-            mean = sm.get('irq_per_cpu_s')
-            cpus = [sm.get('irq_per_cpu_s_cpu%d' % i) for i in range(n)]
             tgt = TARGET.get(c)
-            if tgt is None or mean is None or None in cpus or not n:
-                met = '-'
-            elif mean > tgt:
-                met = 'no'
-            elif max(cpus) > tgt:
-                met = 'mean yes, busiest CPU %.2f' % max(cpus)
-            else:
-                met = 'yes, every CPU'
-            row.append(met)
-            md.append('| ' + ' | '.join(row) + ' |')
+            for rng, stock, off, series in RNGS:
+                mode = {'periodic': 'periodic' if rng == 'none'
+                        else None, 'stock': stock, 'attributed': off,
+                        'series': series}
+                row = [arch, c, rng,
+                       fmt(runs[series]['metrics'].get('idle_s'), '%.0f')]
+                for m in cols:
+                    r = runs[mode[m]] if mode[m] else NONE
+                    cell = per_cpu(r, 'irq_per_cpu_s')
+                    if r['failures']:
+                        cell += ' (failed: %s)' % '; '.join(
+                            r['failures'])[:80]
+                    row.append(cell)
+                row.append(per_cpu(runs[series], 'wakeups_per_cpu_s'))
+                row.append('%.1f' % TARGET.get(c, 0))
+                row.append(met_by(runs[series], ['irq_per_cpu_s'], tgt))
+                md.append('| ' + ' | '.join(row) + ' |')
     md.append('')
     for arch in arches:
         for c in configs:
             runs = res['runs'][arch][c]
             md += ['## %s %s: what wakes the idle CPUs' % (arch, c), '']
-            for m in ('attributed', 'series'):
+            for m in ('attributed', 'series', 'series-rng'):
                 st = runs[m]['stats']
                 md += ['%s (attribution, per CPU):' % TITLES[m], '',
                        '| cpu | wakeups | per s | source | what | why it '
@@ -245,7 +282,7 @@ def main():
                     md.append('| %d | %d | %s | %s | %s | %s |' % (
                         s['cpu'], s['count'], fmt(s['per_s']), s['source'],
                         s['what'], why(s['source'], s['what'])
-                        if m == 'series' else ''))
+                        if m != 'attributed' else ''))
                 if not st:
                     md.append('| - | - | - | - | - | - |')
                 md.append('')
@@ -294,7 +331,11 @@ def main():
                   ('attributed', 'wakeups_per_cpu_s',
                    'series wakeup_reduce=off, attributed'),
                   ('series', 'idle_exits_per_cpu_s', 'series, idle exits'),
-                  ('series', 'wakeups_per_cpu_s', 'series, attributed')]
+                  ('series', 'wakeups_per_cpu_s', 'series, attributed'),
+                  ('stock-rng', 'idle_exits_per_cpu_s',
+                   'stock, virtio-rng, idle exits'),
+                  ('series-rng', 'idle_exits_per_cpu_s',
+                   'series, virtio-rng, idle exits')]
         data = []
         for c in configs:
             vals = []
@@ -312,7 +353,7 @@ def main():
         write_plot(os.path.join(out, 'idle-%s-wakeups.gp' % arch),
                    os.path.join(out, 'idle-%s-wakeups.png' % arch),
                    'Idle wakeups', arch, '10', targets, data, cols)
-    print('\n'.join(md[:len(configs) * len(arches) + 12]))
+    print('\n'.join(md[:2 * len(configs) * len(arches) + 14]))
 
 
 if __name__ == '__main__':
