@@ -26,6 +26,9 @@ BUSYBOX_arm	:= $(BUILD)/dl/busybox-armhf/bin/busybox
 CROSS_x86_64	:=
 CROSS_arm	:= arm-linux-gnueabihf-
 IMAGE_x86_64	:= arch/x86/boot/bzImage
+# The virtio-rng device of the make qemu-test guests (configs/qemu-test-*)
+RNGDEV_x86_64	:= virtio-rng-pci
+RNGDEV_arm	:= virtio-rng-device
 IMAGE_arm	:= arch/arm/boot/zImage
 KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
@@ -50,11 +53,11 @@ all: demo
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## make / make demo   build the x86_64 kernel with every option on, boot it
+## make / make demo   build a stock and a series x86_64 kernel, configured alike
+##                    but for the series' options, boot both and show each
+##                    part's stock figure, series figure and target
 demo: tree
-	@$(MAKE) --no-print-directory kernel ksft ARCH=x86_64
-	@$(H)/demo.sh $(TREE) $(TREE)/.obj-x86_64-test $(BUILD)/ksft-x86_64/install \
-		$(OUT)/demo
+	@$(H)/demo.sh $(TREE) $(BUILD) $(OUT)/demo "$(KSFT_TARGETS)"
 
 ## make deps          install build and test dependencies (Debian 12)
 deps:
@@ -139,6 +142,7 @@ qemu-test: kernel ksft
 		--payload $(OBJ)/mtdcount/mtdcount.ko:sffs/mtdcount.ko \
 		--payload $(BUILD)/place-$(ARCH):sffs/place \
 		$(PPROBE_MODS) $(SLOB_SEG_MODS) \
+		--qemu-arg=-device --qemu-arg=$(RNGDEV_$(ARCH)) \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh' \
 		| tee $(OUT)/qemu-test-$(ARCH).txt; \

@@ -1,76 +1,107 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# demo.sh TREE OBJ KSFT OUT
+# demo.sh TREE BUILD OUT "KSFT_TARGETS"
 #
-# The default "make" target: show what the series is, which Kconfig options
-# it adds and how they are set in the demo kernel, boot that kernel under
-# QEMU and show the mainline baselines each part is measured against.
+# The default "make" target: what the series does, stock 6.1 beside it.
+# Builds two x86_64 kernels with the same configuration (the QEMU test
+# fragments and configs/demo.config) but for the series' options: the
+# stock base without the series, from TREE's "base" commit in a worktree,
+# and the series with series.config (and the probe benchmark module).
+# Boots the stock kernel, the series' kernel, and the series' kernel again
+# with mainline's asynchronous probing (the probe benchmark's comparison),
+# each once with 2 vCPUs and a virtio-rng device (harness/demo/guest-demo
+# says what each boot measures and how), and prints for each part the
+# stock figure, the series' figure and the target side by side, with a
+# verdict.  Figures and verdicts are also in OUT/demo.json.  One boot of
+# each kernel gives one figure each: the benchmarks (make bench-*) repeat
+# them and give intervals.
 set -uo pipefail
-
-tree=$1 obj=$2 ksft=$3 out=$4
+tree=$(cd "$1" && pwd) build=$2 out=$3 targets=$4
 here=$(cd "$(dirname "$0")" && pwd)
+base=$build/base-wt
+sobj=$base/.obj-x86_64-demo-stock
+obj=$tree/.obj-x86_64-demo
+frags=("$here/configs/x86_64.config" "$here/configs/qemu-test.config"
+       "$here/configs/qemu-test-x86_64.config" "$here/configs/demo.config")
+ksft=$build/ksft-x86_64/install
+snap=$build/idle-snap-x86_64/idle-snap
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+t_start=$(date +%s)
 
 echo
 echo "== The series on $(make -s -C "$tree" kernelversion) ($(git -C "$tree" rev-list --count base..series) commits)"
 git -C "$tree" log --reverse --format='   %h %s' base..series
 
 echo
-echo "== Kconfig options the series adds, as set in the demo kernel"
+echo "== Building the stock and the series' kernel (x86_64, same configuration but for the series' options)"
+"$here/worktree.sh" "$tree" "$base" >/dev/null || exit 1
+git -C "$base" checkout -q --detach base || exit 1
+# two builds side by side: on a warm tree each only checks its objects
+JOBS=1 "$here/kbuild.sh" x86_64 "$base" "$sobj" "${frags[@]}" \
+	> "$out/build-stock.log" 2>&1 &
+spid=$!
+JOBS=1 "$here/kbuild.sh" x86_64 "$tree" "$obj" "${frags[@]}" \
+	"$here/configs/series.config" "$here/configs/demo-series.config" \
+	> "$out/build-series.log" 2>&1 &
+bpid=$!
+"$here/ksft.sh" x86_64 "$tree" "$build/ksft-x86_64" "$targets" \
+	> "$out/build-ksft.log" 2>&1 || { cat "$out/build-ksft.log"; exit 1; }
+if [ ! -x "$snap" ] || [ "$here/bench/idle-snap.c" -nt "$snap" ]; then
+	mkdir -p "$(dirname "$snap")"
+	gcc -O2 -Wall -static -o "$snap" "$here/bench/idle-snap.c" || exit 1
+fi
+wait $spid || { tail -n 30 "$out/build-stock.log"; exit 1; }
+wait $bpid || { tail -n 30 "$out/build-series.log"; exit 1; }
+tail -n 1 "$out/build-stock.log" | sed 's/^/   stock:  /'
+tail -n 1 "$out/build-series.log" | sed 's/^/   series: /'
+
+echo
+echo "== Kconfig options the series adds, as set in the series' kernel"
 opts=$(git -C "$tree" diff base..series -- '*Kconfig*' |
 	sed -n 's/^+\(menu\)\{0,1\}config \([A-Za-z0-9_]*\).*/\2/p')
-if [ -z "$opts" ]; then
-	echo "   (none yet: each subsystem brings its own option as it lands)"
-fi
 for o in $opts; do
 	v=$(grep -E "^CONFIG_$o=|^# CONFIG_$o is not set" "$obj/.config" || true)
-	printf '   %-32s %s\n' "CONFIG_$o" "${v:-(not visible in this config)}"
+	printf '   %-40s %s\n' "CONFIG_$o" "${v:-(not visible in this config)}"
 done
 
+# The same files for every file system, on both kernels.
+rm -rf "$out/data"
+mkdir -p "$out/data"
+for i in $(seq 0 $((${DEMO_FLASH_FILES:-8} - 1))); do
+	head -c 1048576 /dev/urandom > "$out/data/file$i"
+done
+
+boot() {	# NAME KERNEL APPEND PAYLOAD...
+	local name=$1 kernel=$2 append=$3 p args=()
+	shift 3
+	for p in "$@"; do
+		args+=(--payload "$p")
+	done
+	rm -rf "${out:?}/$name"
+	"$here/qemu-run" --arch x86_64 --kernel "$kernel/arch/x86/boot/bzImage" \
+		--busybox /bin/busybox --name "demo-$name" --workdir "$out/$name" \
+		--payload "$ksft" --payload "$here/demo/guest-demo:guest-demo" \
+		--payload "$here/bench/idle-guest.sh:idle-guest.sh" \
+		--payload "$snap:idle-snap" --payload "$out/data:data" \
+		"${args[@]}" --qemu-arg=-device --qemu-arg=virtio-rng-pci \
+		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95 $append" \
+		--mem 768 --timeout 300 --run "./guest-demo $name" \
+		> "$out/$name.txt" 2>&1
+	sed -n 's/^\(PASS\|FAIL\|SKIP\) /   &/p' "$out/$name.txt"
+}
+
+probe=("$obj/drivers/base/test/parallel_probe_bench.ko:parallel_probe_bench.ko"
+       "$here/bench/probe-guest.sh:probe-guest.sh")
 echo
-echo "== Booting the demo kernel (x86_64, QEMU TCG, 2 CPUs)"
-mkdir -p "$out"
-"$here/qemu-run" --arch x86_64 --kernel "$obj/arch/x86/boot/bzImage" \
-	--busybox /bin/busybox --name demo --workdir "$out" \
-	--payload "$ksft" --payload "$here/demo/guest-demo:guest-demo" \
-	--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" --mem 768 \
-	--timeout 600 --run ./guest-demo > "$out/summary.txt"
-rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$out/summary.txt" | sed 's/^/   /'
+echo "== Booting each kernel in QEMU (x86_64, TCG, 2 vCPUs, virtio-rng)"
+echo "   stock:"
+boot stock "$sobj" ""
+echo "   series:"
+boot series "$obj" "wakeup_stats" "${probe[@]}"
+echo "   series with driver_parallel_probe=off driver_async_probe=* (mainline's asynchronous probing):"
+boot async "$obj" "driver_parallel_probe=off driver_async_probe=*" "${probe[@]}"
 
 echo
-echo "== Mainline 6.1 baselines and the series, measured in this boot"
-python3 - "$out/result.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-m = r['metrics']
-rows = [
-    ('boot', 'boot to /init', 'boot_to_init_s', 'probe: parallel probing'),
-    ('mm', 'Slab after boot', 'slab_after_boot_kB', 'slab: SLOB-style'),
-    ('mm', 'MemFree after boot', 'memfree_after_boot_kB', ''),
-    ('time', 'idle timer irqs per CPU', 'idle_timer_irqs_per_cpu_s',
-     'dyntick: < 0.2/s/CPU'),
-    ('flash', 'JFFS2 write', 'jffs2_write_s', 'SFFS'),
-    ('flash', 'JFFS2 mount (scan)', 'jffs2_mount_ms', 'SFFS: < 30 ms'),
-    ('flash', 'UBIFS write', 'ubifs_write_s', 'SFFS'),
-    ('flash', 'UBI attach (scan)', 'ubi_attach_ms', ''),
-    ('flash', 'UBIFS mount', 'ubifs_mount_ms', 'SFFS: < 30 ms'),
-    ('series', 'SFFS write', 'sffs_write_s', 'same files, same nandsim'),
-    ('series', 'SFFS mount', 'sffs_mount_ms', 'no scan: constant time'),
-]
-print('   %-6s %-24s %14s   %s' % ('area', 'what', 'measured', 'series target'))
-for area, what, key, target in rows:
-    v = m.get(key)
-    val = '%s %s' % (v['value'], v['unit']) if v else '(not measured)'
-    print('   %-6s %-24s %14s   %s' % (area, what, val, target))
-print('   guest wall time %.1f s; console log: %s' % (
-    r['wall_s'], sys.argv[1].replace('result.json', 'console.log')))
-PY
-if grep -q '^# top: ' "$out/console.log"; then
-	echo
-	echo "== What woke the idle CPUs during 5 s (series: CONFIG_IDLE_WAKEUP_STATS)"
-	sed -n 's/^# top: /   /p' "$out/console.log"
-fi
-echo
-tail -n 1 "$out/summary.txt"
-exit $rc
+python3 "$here/demo/demo-report.py" "$out" "$(($(date +%s) - t_start))"

@@ -603,6 +603,93 @@ class IdleCostReport(unittest.TestCase):
         self.assertEqual(res['targets']['one_stop_per_long_idle'], 'missed')
 
 
+class DemoReport(unittest.TestCase):
+    """demo-report.py on made-up boots: each part's verdict follows its
+    figures, a failed or missing boot is counted and named"""
+
+    STOCK = {'ubifs_write_s': 0.40, 'jffs2_write_s': 0.80,
+             'ubi_attach_ms': 140.0, 'ubifs_mount_ms': 9.0,
+             'jffs2_mount_ms': 160.0, 'cpus': 2, 'idle_s': 10.0,
+             'irq_per_cpu_s': 1.2, 'irq_per_cpu_s_cpu0': 1.0,
+             'irq_per_cpu_s_cpu1': 1.4, 'crng_ready': 1, 'Slab_kB': 3300,
+             'MemAvailable_kB': 700000, 'boot_to_init_s': 1.1}
+    SERIES = {'sffs_write_s': 0.15, 'sffs_mount_ms': 11.0, 'cpus': 2,
+              'idle_s': 10.0, 'irq_per_cpu_s': 0.05,
+              'irq_per_cpu_s_cpu0': 0.0, 'irq_per_cpu_s_cpu1': 0.1,
+              'wakeups_per_cpu_s': 0.05, 'wakeups_per_cpu_s_cpu0': 0.0,
+              'wakeups_per_cpu_s_cpu1': 0.1, 'crng_ready': 1,
+              'Slab_kB': 2600, 'MemAvailable_kB': 701000,
+              'series_bound_us_0': 490000, 'series_deferrals_0': 0,
+              'boot_to_init_s': 1.1}
+    ASYNC = {'async_bound_us_0': 495000, 'async_deferrals_0': 1300}
+
+    def run_report(self, **change):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        boots = {'stock': dict(self.STOCK), 'series': dict(self.SERIES),
+                 'async': dict(self.ASYNC)}
+        for k, v in change.items():
+            name, key = k.split('__')
+            if v is None:
+                boots[name].pop(key)
+            else:
+                boots[name][key] = v
+        for name, m in boots.items():
+            if m.pop('missing', None):
+                continue
+            failed = m.pop('failed', 0)
+            os.makedirs(os.path.join(out, name))
+            with open(os.path.join(out, name, 'result.json'), 'w') as f:
+                json.dump({'failed': failed, 'passed': 3,
+                           'results': [{'name': 'x', 'ok': not failed}],
+                           'metrics': {k: {'value': v}
+                                       for k, v in m.items()}}, f)
+        p = subprocess.run([sys.executable,
+                            os.path.join(HERE, 'demo', 'demo-report.py'),
+                            out], capture_output=True, text=True)
+        with open(os.path.join(out, 'demo.json')) as f:
+            rows = json.load(f)['rows']
+        return p, {r['measure'].split(',')[0]: r['verdict'] for r in rows}
+
+    def test_all_met(self):
+        p, v = self.run_report()
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(p.stdout.endswith('9 passed, 0 failed\n'))
+        self.assertNotIn('MISSED', p.stdout)
+        for k in ('write the demo files (cp', 'remount after the write',
+                  'interrupts per CPU per s', 'Slab after boot',
+                  'MemAvailable after boot', '64-device graph',
+                  'probe deferrals in that graph'):
+            self.assertEqual(v[k], 'met', k)
+        self.assertEqual(v['boot to /init'], '-')
+
+    def test_misses_are_said(self):
+        p, v = self.run_report(series__sffs_write_s=0.5,
+                               series__sffs_mount_ms=31.0,
+                               series__irq_per_cpu_s_cpu1=0.3,
+                               series__MemAvailable_kB=699999,
+                               series__series_bound_us_0=496000,
+                               series__series_deferrals_0=1)
+        for k in ('write the demo files (cp', 'remount after the write',
+                  'interrupts per CPU per s', 'MemAvailable after boot',
+                  '64-device graph', 'probe deferrals in that graph'):
+            self.assertEqual(v[k], 'MISSED', k)
+        self.assertIn('Missed in this run: ', p.stdout)
+
+    def test_unseeded_rng_misses(self):
+        _, v = self.run_report(stock__crng_ready=0)
+        self.assertEqual(v['RNG seeded by the end of the window (virtio-rng)'],
+                         'MISSED')
+
+    def test_missing_boot_fails(self):
+        p, v = self.run_report(async__missing=True, stock__failed=1)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(v['64-device graph'], '-')
+        self.assertIn('async boot: no result', p.stdout)
+        self.assertIn('stock boot failed: x', p.stdout)
+        self.assertTrue(p.stdout.endswith('6 passed, 2 failed\n'))
+
+
 class AgingReport(unittest.TestCase):
     """aging-report.py on the figures of made-up guests: medians and
     spreads over the runs, figures derived per run, the steady state's
@@ -982,12 +1069,20 @@ class ReadmeStatus(unittest.TestCase):
 
     # the rows as idle-report.py writes them, in a table made by the
     # rst.py that idle-rst.py uses
-    HEAD = ['arch', 'config', 'stock NO_HZ_IDLE', 'series', 'target',
-            'series met']
-    ROWS = [['x86_64', 'tiny', '7.11 (7.00 / 7.22)', '0.01', '0.2', 'yes'],
-            ['x86_64', 'realistic', '7.33', '0.03', '0.5', 'no, CPU1'],
-            ['arm', 'tiny', '7.44', '0.04', '0.2', 'yes'],
-            ['arm', 'realistic', '7.55', '0.05', '0.5', 'yes']]
+    HEAD = ['arch', 'config', 'RNG', 'stock NO_HZ_IDLE', 'series',
+            'target', 'series met']
+    ROWS = [['x86_64', 'tiny', 'none', '7.11 (7.00 / 7.22)', '0.01',
+             '0.2', 'yes'],
+            ['x86_64', 'tiny', 'virtio-rng', '6.11', '0.09', '0.2', 'yes'],
+            ['x86_64', 'realistic', 'none', '7.33', '0.03', '0.5',
+             'no, CPU1'],
+            ['x86_64', 'realistic', 'virtio-rng', '6.33', '0.6', '0.5',
+             'no'],
+            ['arm', 'tiny', 'none', '7.44', '0.04', '0.2', 'yes'],
+            ['arm', 'tiny', 'virtio-rng', '6.44', '0.14', '0.2', 'yes'],
+            ['arm', 'realistic', 'none', '7.55', '0.05', '0.5', 'yes'],
+            ['arm', 'realistic', 'virtio-rng', '6.55', '0.15', '0.5',
+             'yes']]
 
     def idle_rst(self, head):
         import rst
@@ -1003,10 +1098,12 @@ class ReadmeStatus(unittest.TestCase):
     def test_cells_copied(self):
         top = self.fake(self.idle_rst(self.HEAD))
         row = self.idle_row(top)
-        self.assertIn('x86_64 tiny 7.11 → 0.01 (target 0.2: yes)', row)
-        self.assertIn('x86_64 realistic 7.33 → 0.03 (target 0.5: no, CPU1)',
-                      row)
-        self.assertIn('arm realistic 7.55 → 0.05', row)
+        self.assertIn('x86_64 tiny 7.11 → 0.01, with virtio-rng 6.11 → 0.09 '
+                      '(target 0.2: yes; with virtio-rng: yes)', row)
+        self.assertIn('x86_64 realistic 7.33 → 0.03, with virtio-rng 6.33 → '
+                      '0.6 (target 0.5: no, CPU1; with virtio-rng: no)', row)
+        self.assertIn('arm realistic 7.55 → 0.05, with virtio-rng 6.55 → '
+                      '0.15', row)
         for line in rs.status(top)[2:]:
             if 'NO_HZ_IDLE' not in line:
                 self.assertIn('not measured yet (`make bench-', line)

@@ -10,6 +10,9 @@
 # Environment:
 #   FLASH_FILES    number of files in the data set (default 8)
 #   FLASH_FILE_KB  size of each file in KiB (default 1024)
+#   FLASH_DATA     a directory whose files named file* are the data set,
+#                  instead of random ones (so that two runs, or two
+#                  kernels, write the same bytes)
 #   FLASH_MTD      MTD device number to use instead of the nandsim device
 #                  (all its contents are destroyed)
 
@@ -372,14 +375,20 @@ for d in /sys/class/ubi/ubi*; do
 	run "$FLASHCTL" ubidetach "${d##*/ubi}" || bail "mtd$mtd is in use"
 done
 
-msg "data set: $FLASH_FILES files of $FLASH_FILE_KB KiB in $stage/data"
-i=0
-while [ "$i" -lt "$FLASH_FILES" ]; do
-	dd if=/dev/urandom of="$stage/data/file$i" bs=1024 \
-		count="$FLASH_FILE_KB" 2>/dev/null ||
-		bail "cannot create $stage/data/file$i"
-	i=$((i + 1))
-done
+if [ -n "${FLASH_DATA:-}" ]; then
+	msg "data set: the files of $FLASH_DATA"
+	cp "$FLASH_DATA"/file* "$stage/data/" ||
+		bail "cannot copy the data set from $FLASH_DATA"
+else
+	msg "data set: $FLASH_FILES files of $FLASH_FILE_KB KiB in $stage/data"
+	i=0
+	while [ "$i" -lt "$FLASH_FILES" ]; do
+		dd if=/dev/urandom of="$stage/data/file$i" bs=1024 \
+			count="$FLASH_FILE_KB" 2>/dev/null ||
+			bail "cannot create $stage/data/file$i"
+		i=$((i + 1))
+	done
+fi
 (cd "$stage/data" && sha256sum file*) >"$stage/sha256" ||
 	bail "cannot compute checksums"
 
