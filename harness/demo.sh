@@ -15,7 +15,9 @@
 # stock figure, the series' figure and the target side by side, with a
 # verdict.  Figures and verdicts are also in OUT/demo.json.  One boot of
 # each kernel gives one figure each: the benchmarks (make bench-*) repeat
-# them and give intervals.
+# them and give intervals.  DEMO_IDLE_S (default 20) and DEMO_SETTLE_S
+# (default 10) set the idle window and the wait before it; make
+# bench-idle waits 10 s and measures 60.
 set -uo pipefail
 tree=$(cd "$1" && pwd) build=$2 out=$3 targets=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +31,11 @@ snap=$build/idle-snap-x86_64/idle-snap
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 t_start=$(date +%s)
+idle=${DEMO_IDLE_S:-20}
+settle=${DEMO_SETTLE_S:-10}
+spid= bpid=
+# builds left running by a failed step are stopped
+trap 'kill $spid $bpid 2>/dev/null' EXIT
 
 echo
 echo "== The series on $(make -s -C "$tree" kernelversion) ($(git -C "$tree" rev-list --count base..series) commits)"
@@ -53,7 +60,9 @@ if [ ! -x "$snap" ] || [ "$here/bench/idle-snap.c" -nt "$snap" ]; then
 	gcc -O2 -Wall -static -o "$snap" "$here/bench/idle-snap.c" || exit 1
 fi
 wait $spid || { tail -n 30 "$out/build-stock.log"; exit 1; }
+spid=
 wait $bpid || { tail -n 30 "$out/build-series.log"; exit 1; }
+bpid=
 tail -n 1 "$out/build-stock.log" | sed 's/^/   stock:  /'
 tail -n 1 "$out/build-series.log" | sed 's/^/   series: /'
 
@@ -87,7 +96,7 @@ boot() {	# NAME KERNEL APPEND PAYLOAD...
 		--payload "$snap:idle-snap" --payload "$out/data:data" \
 		"${args[@]}" --qemu-arg=-device --qemu-arg=virtio-rng-pci \
 		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95 $append" \
-		--mem 768 --timeout 300 --run "./guest-demo $name" \
+		--mem 768 --timeout 300 --run "./guest-demo $name $idle $settle" \
 		> "$out/$name.txt" 2>&1
 	sed -n 's/^\(PASS\|FAIL\|SKIP\) /   &/p' "$out/$name.txt"
 }

@@ -657,29 +657,51 @@ class DemoReport(unittest.TestCase):
         self.assertTrue(p.stdout.endswith('9 passed, 0 failed\n'))
         self.assertNotIn('MISSED', p.stdout)
         for k in ('write the demo files (cp', 'remount after the write',
-                  'interrupts per CPU per s', 'Slab after boot',
+                  'interrupts per CPU per s',
+                  'wakeups the series attributed per CPU per s',
                   'MemAvailable after boot', '64-device graph',
-                  'probe deferrals in that graph'):
+                  'probe deferrals in that graph',
+                  'RNG seeded by the end of the window (virtio-rng)'):
             self.assertEqual(v[k], 'met', k)
         self.assertEqual(v['boot to /init'], '-')
+        self.assertEqual(v['Slab after boot'], '-')
 
     def test_misses_are_said(self):
         p, v = self.run_report(series__sffs_write_s=0.5,
                                series__sffs_mount_ms=31.0,
                                series__irq_per_cpu_s_cpu1=0.3,
+                               series__wakeups_per_cpu_s_cpu1=0.21,
                                series__MemAvailable_kB=699999,
                                series__series_bound_us_0=496000,
                                series__series_deferrals_0=1)
         for k in ('write the demo files (cp', 'remount after the write',
-                  'interrupts per CPU per s', 'MemAvailable after boot',
-                  '64-device graph', 'probe deferrals in that graph'):
+                  'interrupts per CPU per s',
+                  'wakeups the series attributed per CPU per s',
+                  'MemAvailable after boot', '64-device graph',
+                  'probe deferrals in that graph'):
             self.assertEqual(v[k], 'MISSED', k)
         self.assertIn('Missed in this run: ', p.stdout)
+        # a missed target is said, not failed
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(p.stdout.endswith('9 passed, 0 failed\n'))
 
-    def test_unseeded_rng_misses(self):
-        _, v = self.run_report(stock__crng_ready=0)
+    def test_unseeded_rng_fails(self):
+        p, v = self.run_report(stock__crng_ready=0)
         self.assertEqual(v['RNG seeded by the end of the window (virtio-rng)'],
                          'MISSED')
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('the idle comparison does not hold', p.stdout)
+
+    def test_no_figure_on_a_passing_boot_fails(self):
+        # an empty value parses as its unit: no figure, not a crash
+        p, v = self.run_report(series__sffs_mount_ms='ms',
+                               series__irq_per_cpu_s=None)
+        self.assertEqual(v['remount after the write'], '-')
+        self.assertEqual(v['interrupts per CPU per s'], '-')
+        self.assertEqual(p.returncode, 1)
+        self.assertIn('no figure for "remount after the write, ms"',
+                      p.stdout)
+        self.assertTrue(p.stdout.endswith('9 passed, 2 failed\n'))
 
     def test_missing_boot_fails(self):
         p, v = self.run_report(async__missing=True, stock__failed=1)
@@ -687,7 +709,9 @@ class DemoReport(unittest.TestCase):
         self.assertEqual(v['64-device graph'], '-')
         self.assertIn('async boot: no result', p.stdout)
         self.assertIn('stock boot failed: x', p.stdout)
-        self.assertTrue(p.stdout.endswith('6 passed, 2 failed\n'))
+        # the async boot, the stock boot's failed result, and the graph
+        # row the async boot left without a figure
+        self.assertTrue(p.stdout.endswith('6 passed, 3 failed\n'))
 
 
 class AgingReport(unittest.TestCase):

@@ -25,8 +25,9 @@ TITLES = {
 }
 # The rows of the main tables: the guest without an RNG device (a tiny
 # guest's RNG is then never seeded under TCG), then with a virtio-rng
-# device that seeds it as a hardware RNG would.  (RNG cell, stock mode, wakeup_reduce=off mode, series
-# mode); None where that RNG has no such boot.
+# device that seeds it as a hardware RNG would.  (RNG cell, stock mode,
+# wakeup_reduce=off mode, series mode); None where that RNG has no such
+# boot.
 RNGS = [('none', 'stock', 'attributed', 'series'),
         ('virtio-rng', 'stock-rng', None, 'series-rng')]
 TARGET = {'tiny': 0.2, 'realistic': 0.5}
@@ -65,8 +66,8 @@ WHY = [
      'without one only in the first 100 ms of the window, next to the RCU '
      "grace period of the benchmark's own commands"),
     ('timer mix_interrupt_randomness', 'the mix of a CPU\'s interrupt '
-     'entropy a tick after a sparse interrupt: deferrable once the RNG is '
-     'seeded (wakeup-reduce.rst), so only before that'),
+     'entropy a tick after a sparse interrupt: with the series only before '
+     'the RNG is seeded, or with wakeup_reduce=off (wakeup-reduce.rst)'),
     ('work neigh_periodic_work', 'neighbour table GC'),
     ('timer softdog_ticktock', 'watchdog'),
 ]
@@ -144,7 +145,9 @@ def crng(run):
 
 def met_by(run, keys, tgt):
     """the target against the mean of each measure, then against every
-    CPU of each"""
+    CPU of each; a failed boot meets nothing"""
+    if run['failures']:
+        return 'failed: %s' % '; '.join(run['failures'])[:80]
     m = run['metrics']
     n = int(m.get('cpus', 0))
     means = [m.get(k) for k in keys]
@@ -212,10 +215,11 @@ def main():
            '(fill_ptr_key_workfn() among others); a realistic guest\'s '
            'device interrupts seed it during boot.  With virtio-rng the RNG '
            'is seeded seconds after boot, as a hardware RNG seeds a '
-           'device\'s, and the hwrng thread then reads the device at each '
-           'reseed of the RNG (at half the uptime during the first two '
-           'minutes, then every minute).  "seeded" is whether the series '
-           'boot printed "crng init done" by the end of its window.', '']
+           'device\'s, and the hwrng thread then reads the device once per '
+           'reseed interval of the RNG (half the uptime during the first two '
+           'minutes, then a minute).  "seeded" is whether the stock and '
+           'the series boot printed "crng init done" by the end of their '
+           'windows.', '']
     md += ['## Wakeups per CPU per second', '',
            '| arch | config | RNG | seeded | idle s | '
            'stock NO_HZ_IDLE, idle exits | '
@@ -230,7 +234,7 @@ def main():
                 sr = runs[series]
                 offr = runs[off] if off else NONE
                 md.append('| ' + ' | '.join([
-                    arch, c, rng, crng(sr),
+                    arch, c, rng, '%s / %s' % (crng(runs[stock]), crng(sr)),
                     fmt(sr['metrics'].get('idle_s'), '%.0f'),
                     per_cpu(runs[stock], 'idle_exits_per_cpu_s'),
                     per_cpu(offr, 'idle_exits_per_cpu_s'),
@@ -353,7 +357,8 @@ def main():
         write_plot(os.path.join(out, 'idle-%s-wakeups.gp' % arch),
                    os.path.join(out, 'idle-%s-wakeups.png' % arch),
                    'Idle wakeups', arch, '10', targets, data, cols)
-    print('\n'.join(md[:2 * len(configs) * len(arches) + 14]))
+    # the wakeups table, up to the next section
+    print('\n'.join(md[:md.index('## Interrupts per CPU per second')]))
 
 
 if __name__ == '__main__':

@@ -2,9 +2,9 @@
 /*
  * Fewer wakeups of idle CPUs (CONFIG_IDLE_WAKEUP_REDUCE): what the hooks in
  * the compaction, vsprintf, random and idle loop code use.  Without the
- * option each helper is
- * what mainline does, so the hooks compile away; with it, the
- * "wakeup_reduce=off" boot parameter gives mainline's behaviour back.
+ * option each helper is what mainline does, so the hooks compile away;
+ * with it, the "wakeup_reduce=off" boot parameter gives mainline's
+ * behaviour back.
  * See Documentation/timers/wakeup-reduce.rst.
  */
 #ifndef _LINUX_WAKEUP_REDUCE_H
