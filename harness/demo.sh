@@ -16,8 +16,9 @@
 # verdict.  Figures and verdicts are also in OUT/demo.json.  One boot of
 # each kernel gives one figure each: the benchmarks (make bench-*) repeat
 # them and give intervals.  DEMO_IDLE_S (default 20) and DEMO_SETTLE_S
-# (default 10) set the idle window and the wait before it; make
-# bench-idle waits 10 s and measures 60.
+# (default 10) set the idle window and the wait before it (idle-snap
+# waits 4 s more); make bench-idle's tiny guests wait 10 s and measure
+# 60.
 set -uo pipefail
 tree=$(cd "$1" && pwd) build=$2 out=$3 targets=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +35,8 @@ t_start=$(date +%s)
 idle=${DEMO_IDLE_S:-20}
 settle=${DEMO_SETTLE_S:-10}
 spid= bpid=
-# builds left running by a failed step are stopped
-trap 'kill $spid $bpid 2>/dev/null' EXIT
+# builds left running by a failed step are stopped, with their make
+trap 'for p in $spid $bpid; do pkill -P "$p"; kill "$p"; done 2>/dev/null' EXIT
 
 echo
 echo "== The series on $(make -s -C "$tree" kernelversion) ($(git -C "$tree" rev-list --count base..series) commits)"
@@ -110,7 +111,8 @@ boot stock "$sobj" ""
 echo "   series:"
 boot series "$obj" "wakeup_stats" "${probe[@]}"
 echo "   series with driver_parallel_probe=off driver_async_probe=* (mainline's asynchronous probing):"
-boot async "$obj" "driver_parallel_probe=off driver_async_probe=*" "${probe[@]}"
+boot async "$obj" "wakeup_stats driver_parallel_probe=off driver_async_probe=*" \
+	"${probe[@]}"
 
 echo
 python3 "$here/demo/demo-report.py" "$out" "$(($(date +%s) - t_start))"

@@ -603,6 +603,66 @@ class IdleCostReport(unittest.TestCase):
         self.assertEqual(res['targets']['one_stop_per_long_idle'], 'missed')
 
 
+class IdleReport(unittest.TestCase):
+    """idle-report.py on made-up guests: each RNG row judged on its own
+    series boot, a failed boot meets nothing, seeded shown for both"""
+
+    def run_report(self, failed=None, unseeded=None):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        for mode in ('periodic', 'stock', 'attributed', 'series',
+                     'stock-rng', 'series-rng'):
+            d = os.path.join(out, 'idle-x86_64-tiny-%s' % mode)
+            os.makedirs(d)
+            rate = 0.5 if mode.startswith('series') else 1.0
+            m = {'cpus': 2, 'idle_s': 60.0, 'crng_ready':
+                 int(mode.endswith('rng') and mode != unseeded)}
+            for k in ('irq_per_cpu_s', 'idle_exits_per_cpu_s',
+                      'wakeups_per_cpu_s'):
+                m[k] = rate / 10
+                m[k + '_cpu0'] = m[k + '_cpu1'] = rate / 10
+            if mode == 'series-rng':
+                m['irq_per_cpu_s_cpu1'] = 0.3
+            with open(os.path.join(d, 'result.json'), 'w') as f:
+                json.dump({'failed': int(mode == failed),
+                           'results': [{'name': 'idle', 'ok':
+                                        mode != failed}],
+                           'metrics': {k: {'value': v}
+                                       for k, v in m.items()}}, f)
+        subprocess.run([sys.executable,
+                        os.path.join(HERE, 'bench', 'idle-report.py'), out,
+                        'x86_64', 'tiny'], check=True, capture_output=True)
+        with open(os.path.join(out, 'idle.md')) as f:
+            md = f.read()
+        rows = {}
+        for line in md.splitlines():
+            c = [x.strip() for x in line.strip('|').split('|')]
+            if len(c) > 3 and c[0] == 'x86_64':
+                rows.setdefault(c[2], []).append(c)
+        return rows
+
+    def test_rows_judged_apart(self):
+        rows = self.run_report()
+        wake, irq = rows['none'][0], rows['none'][1]
+        self.assertEqual(wake[3], 'no / no')
+        self.assertEqual(wake[-1], 'yes, every CPU')
+        self.assertEqual(irq[-1], 'yes, every CPU')
+        wake, irq = rows['virtio-rng']
+        self.assertEqual(wake[3], 'yes / yes')
+        self.assertEqual(wake[-1], 'yes, every CPU')
+        # CPU 1 took 0.3 interrupts a second with the device
+        self.assertEqual(irq[-1], 'mean yes, busiest CPU 0.30')
+
+    def test_failed_boot_meets_nothing(self):
+        rows = self.run_report(failed='series')
+        self.assertTrue(rows['none'][0][-1].startswith('failed'))
+        self.assertTrue(rows['none'][1][-1].startswith('failed'))
+
+    def test_seeded_shown_for_stock(self):
+        rows = self.run_report(unseeded='stock-rng')
+        self.assertEqual(rows['virtio-rng'][0][3], 'no / yes')
+
+
 class DemoReport(unittest.TestCase):
     """demo-report.py on made-up boots: each part's verdict follows its
     figures, a failed or missing boot is counted and named"""

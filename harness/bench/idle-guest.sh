@@ -7,7 +7,7 @@
 # the virtio NIC with IPv4 and IPv6, ext2 on the virtio disk, UBIFS on
 # nandsim, busybox's watchdog daemon on the soft watchdog; "tiny":
 # nothing), lets it settle for SETTLE seconds (default 20 realistic, 10
-# tiny; the demo passes less), then stays idle for SECONDS and reports what
+# tiny; the demo passes its own), then stays idle for SECONDS and reports what
 # the CPUs handled meanwhile, from /proc/interrupts (every kernel) and
 # from the series' wakeup attribution when the kernel has it:
 #   # METRIC irq_per_cpu_s          interrupts per CPU per second, all kinds

@@ -9,7 +9,8 @@ by side with a verdict: "met", "MISSED", or "-" for a row without a
 target.  A missed target is said, not failed: the exit status and the
 last line, "N passed, N failed", count the boots' results, a judged row
 that got no figure, and the precondition that both boots had their RNG
-seeded.  Writes the same rows to OUT/demo.json.  Every figure is one
+seeded (a failed step can count twice: as its boot's result and as the
+row it left without a figure).  Writes the same rows to OUT/demo.json.  Every figure is one
 boot's: the benchmarks repeat them and give intervals.
 """
 import json

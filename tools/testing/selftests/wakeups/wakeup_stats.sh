@@ -341,11 +341,17 @@ mix_skip()
 # On the x86_64 guest a mix that wakes the CPU is charged to
 # mix_interrupt_randomness; on the ARM guest the attribution charges that
 # tick as "tick timer_due", among the ticks the test's own commands keep,
-# so there the check passes with the mix not deferred too.
+# so there the check would pass with the mix not deferred too: skipped.
 mix_test()
 {
 	set -- /sys/bus/virtio/drivers/virtio_rng/virtio*
 	rng=${1##*/}
+	case $(uname -m) in
+	arm*)
+		mix_skip "the attribution does not name the mix on $(uname -m)"
+		return
+		;;
+	esac
 	if [ "$seeded" != 1 ]; then
 		mix_skip "RNG not seeded"
 		return
