@@ -14,18 +14,21 @@
 # Environment: IDLE_SECONDS (default 10), length of the idle measurement;
 # MATCH_SECONDS (default 5), length of the period whose wakeups are
 # compared with the interrupts;
-# IDLE_MAX_RATE (default 2.0), wakeups per CPU per second allowed with
-# CONFIG_IDLE_WAKEUP_REDUCE: a bound against gross regressions (a tick or
-# a poll back on every CPU), not the targets of make bench-idle, which are
-# far lower; here the test follows other tests whose work may still be
-# settling, and 10 s of idle under QEMU gave 1.06/s after the flash tests
-# and 2.56/s before them, right after boot.
+# IDLE_MAX_RATE (default 3.0), wakeups per CPU per second allowed with
+# CONFIG_IDLE_WAKEUP_REDUCE: a bound against gross regressions (a tick
+# back on every CPU is 100 or more a second; the polls are checked by
+# name below), not the targets of make bench-idle, which are far lower.
+# Here the test follows other tests whose work may still be settling, and
+# 10 s of idle under QEMU gave 1.06/s after the flash tests and 2.56/s
+# before them, right after boot; with a virtio-rng device, which the
+# hwrng thread reads at half the uptime during the first two minutes,
+# 1.94/s on x86_64.
 
 ksft_skip=4
 dir=/sys/kernel/debug/wakeups
 idle=${IDLE_SECONDS:-10}
 match=${MATCH_SECONDS:-5}
-max_rate=${IDLE_MAX_RATE:-2.0}
+max_rate=${IDLE_MAX_RATE:-3.0}
 reduce=/sys/module/kernel/parameters/wakeup_reduce
 n=0
 failed=0
