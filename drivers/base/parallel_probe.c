@@ -36,7 +36,8 @@
  * driver that will probe it, and a domain's probes start one at a time in
  * the order they were asked for, each once the previous one has ended or
  * said that it has taken its names (driver_pprobe_named()).  Different
- * drivers probe in parallel.
+ * drivers probe in parallel, and so do the probes of a driver that takes
+ * no names (probe_unordered).
  *
  * A parked device is in the state a deferred one is in: wait_for_device_probe()
  * does not wait for it, and it probes when what it waits for binds.  A
@@ -717,8 +718,12 @@ static const void *pprobe_domain_of(struct device *dev)
 	 * Only the probes the scheduler made asynchronous are kept in
 	 * order: those of drivers that ask for asynchronous probing are
 	 * not ordered in mainline either, and run in parallel as there.
+	 * Nor are those of a driver that takes no names in probe: in a
+	 * domain, a device parked behind a probe in flight holds back every
+	 * device of its domain behind it, a cost only names justify.
 	 */
-	if (!m.drv || m.drv->probe_type != PROBE_DEFAULT_STRATEGY ||
+	if (!m.drv || m.drv->probe_unordered ||
+	    m.drv->probe_type != PROBE_DEFAULT_STRATEGY ||
 	    module_requested_async_probing(m.drv->owner))
 		return NULL;
 	return m.drv;

@@ -1412,6 +1412,141 @@ static void ppt_names_in_order(struct kunit *test)
 }
 
 /*
+ * A driver that takes no names (probe_unordered).  Its first device is a
+ * child of a device whose probe is running, and waits, parked; its second
+ * device is ready.  For a driver that may take names, the first keeps its
+ * place and the second waits behind it (ppt_names_in_order()); for one
+ * that takes none, nothing holds the second back.  Both drivers are
+ * tried, so that the case sees the hold it is about.  The devices are
+ * registered by a probe, in a worker: the test's kernel thread would
+ * probe them synchronously (driver_pprobe_wanted()).
+ */
+static struct completion ppt_hold_started;
+static struct completion ppt_hold_go;
+static struct platform_device *ppt_holder;
+static struct platform_device *ppt_order_pdev[2];
+
+static int ppt_hold_probe(struct platform_device *pdev)
+{
+	complete(&ppt_hold_started);
+	wait_for_completion_timeout(&ppt_hold_go, 10 * HZ);
+	return 0;
+}
+
+static int ppt_order_registrar_probe(struct platform_device *pdev)
+{
+	const char *name = dev_get_platdata(&pdev->dev);
+
+	ppt_order_pdev[0] = platform_device_register_data(&ppt_holder->dev,
+							  name, 0, NULL, 0);
+	ppt_order_pdev[1] = platform_device_register_simple(name, 1, NULL, 0);
+	return 0;
+}
+
+static struct platform_driver ppt_hold_drivers[] = {
+	{ .probe = ppt_hold_probe,
+	  .driver = { .name = "pprobe-test-hold",
+		      .probe_type = PROBE_PREFER_ASYNCHRONOUS } },
+	{ .probe = ppt_order_registrar_probe,
+	  .driver = { .name = "pprobe-test-registrar",
+		      .probe_type = PROBE_PREFER_ASYNCHRONOUS } },
+};
+
+static int ppt_plain_probe(struct platform_device *pdev)
+{
+	return 0;
+}
+
+static struct platform_driver ppt_order_drivers[] = {
+	{ .probe = ppt_plain_probe,
+	  .driver = { .name = "pprobe-test-ordered" } },
+	{ .probe = ppt_plain_probe,
+	  .driver = { .name = "pprobe-test-unordered",
+		      .probe_unordered = true } },
+};
+
+/* is @pdev bound within @ms? */
+static bool ppt_bound_within(struct platform_device *pdev, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	while (!READ_ONCE(pdev->dev.driver)) {
+		if (time_after(jiffies, end))
+			return false;
+		msleep(10);
+	}
+	return true;
+}
+
+static void ppt_unordered_case(struct kunit *test, struct platform_driver *drv)
+{
+	const char *name = drv->driver.name;
+	bool unordered = drv->driver.probe_unordered;
+	struct platform_device *registrar, *first, *second;
+	bool early = false, first_early = false;
+
+	memset(ppt_order_pdev, 0, sizeof(ppt_order_pdev));
+	init_completion(&ppt_hold_started);
+	init_completion(&ppt_hold_go);
+	ppt_holder = platform_device_register_simple("pprobe-test-hold", 0,
+						     NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ppt_holder));
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&ppt_hold_started,
+							   10 * HZ), 0);
+	registrar = platform_device_register_data(NULL, "pprobe-test-registrar",
+						  0, name, strlen(name) + 1);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(registrar));
+	if (!IS_ERR(registrar))
+		KUNIT_EXPECT_TRUE(test, ppt_bound_within(registrar, 5000));
+	first = ppt_order_pdev[0];
+	second = ppt_order_pdev[1];
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(first));
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(second));
+	if (!IS_ERR_OR_NULL(first) && !IS_ERR_OR_NULL(second)) {
+		/* a hold shows as long as the holder's probe runs */
+		early = ppt_bound_within(second, unordered ? 5000 : 300);
+		first_early = first->dev.driver;
+	}
+	complete(&ppt_hold_go);
+	wait_for_device_probe();
+	KUNIT_EXPECT_FALSE_MSG(test, first_early,
+			       "%s: first device bound before its parent", name);
+	KUNIT_EXPECT_EQ_MSG(test, early, unordered,
+			    "%s: second device %s while the first waited",
+			    name, early ? "bound" : "not bound");
+	if (!IS_ERR_OR_NULL(first)) {
+		KUNIT_EXPECT_PTR_EQ(test, first->dev.driver, &drv->driver);
+		platform_device_unregister(first);
+	}
+	if (!IS_ERR_OR_NULL(second)) {
+		KUNIT_EXPECT_PTR_EQ(test, second->dev.driver, &drv->driver);
+		platform_device_unregister(second);
+	}
+	if (!IS_ERR(registrar))
+		platform_device_unregister(registrar);
+	platform_device_unregister(ppt_holder);
+}
+
+static void ppt_unordered(struct kunit *test)
+{
+	struct rnd_state rnd;
+	int d;
+
+	ppt_init(test, &rnd);
+	for (d = 0; d < ARRAY_SIZE(ppt_hold_drivers); d++)
+		KUNIT_ASSERT_EQ(test,
+				platform_driver_register(&ppt_hold_drivers[d]), 0);
+	for (d = 0; d < ARRAY_SIZE(ppt_order_drivers); d++) {
+		KUNIT_ASSERT_EQ(test,
+				platform_driver_register(&ppt_order_drivers[d]), 0);
+		ppt_unordered_case(test, &ppt_order_drivers[d]);
+		platform_driver_unregister(&ppt_order_drivers[d]);
+	}
+	for (d = ARRAY_SIZE(ppt_hold_drivers) - 1; d >= 0; d--)
+		platform_driver_unregister(&ppt_hold_drivers[d]);
+}
+
+/*
  * A probe that loads a module.  request_module() warns when it is called
  * from an async entry (current_is_async()), and the module's init ends in
  * async_synchronize_full(), which waits for every async entry: a probe
@@ -2008,6 +2143,7 @@ static struct kunit_case parallel_probe_cases[] = {
 	KUNIT_CASE(ppt_local_sleeping),
 	KUNIT_CASE(ppt_wait_for_device_probe),
 	KUNIT_CASE(ppt_names_in_order),
+	KUNIT_CASE(ppt_unordered),
 	KUNIT_CASE(ppt_request_module),
 	KUNIT_CASE(ppt_default_probe_type),
 	KUNIT_CASE(ppt_module_removal),

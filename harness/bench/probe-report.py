@@ -27,7 +27,8 @@ BOOTS = [('stock', 'stock 6.1 (series not applied)'),
          ('series-off', 'series, driver_parallel_probe=off')]
 MODES = [('sync', 'synchronous'),
          ('async', 'mainline driver_async_probe=*'),
-         ('series', 'series (parallel_probe)')]
+         ('series', 'series (parallel_probe)'),
+         ('ordered', 'series, drivers ordered (ordered=1)')]
 
 
 def load(path):
@@ -214,7 +215,7 @@ def main():
         for mode, label in MODES:
             e = a['modes'].get(mode, {})
             short = {'sync': 'synchronous', 'async': 'driver_async_probe=*',
-                     'series': 'series'}[mode]
+                     'series': 'series', 'ordered': 'series, ordered'}[mode]
             f.write('"%s" %s %s\n' % (short, e.get('bound_us', 0) / 1000,
                                       e.get('critical_run_us', 0) / 1000))
     gp = '''set terminal png size 800,480 noenhanced

@@ -16,6 +16,7 @@ boot's: the benchmarks repeat them and give intervals.
 import json
 import os
 import re
+import statistics
 import sys
 
 # The part's targets, as the issues and documents state them: the idle
@@ -82,6 +83,22 @@ def verdict(ok):
 
 
 NO_TARGET = '-'
+PROBE_SLACK = 0.05
+
+
+def runs_of(m, prefix):
+    """the values of PREFIX_0, PREFIX_1, ... (probe-guest.sh's runs)"""
+    return [v for k, v in m.items() if re.fullmatch(prefix + r'_\d+', k)]
+
+
+def runs_median(m, prefix):
+    v = runs_of(m, prefix)
+    return statistics.median(v) if v else None
+
+
+def runs_max(m, prefix):
+    v = runs_of(m, prefix)
+    return max(v) if v else None
 PRECONDITION = "precondition"
 
 
@@ -147,15 +164,21 @@ def rows(stock, series, asyn):
         num(ra, '%d'), '>= stock', ra >= sa if both(ra, sa) else None)
 
     # probing: the benchmark graph on the series' kernel, mainline's
-    # asynchronous probing against the series'
-    ab, rb = am.get('async_bound_us_0'), rm.get('series_bound_us_0')
-    row('probe', '64-device graph, registration to last bind, ms',
-        'series kernel, driver_async_probe=* %s'
+    # asynchronous probing against the series', the median of the runs
+    # of each boot.  Runs of one boot spread by a few percent, so the
+    # series is judged no worse when within PROBE_SLACK of mainline
+    # (make bench-probe compares more runs, with the critical path).
+    ab, rb = runs_median(am, 'async_bound_us'), \
+        runs_median(rm, 'series_bound_us')
+    row('probe', '64-device graph, registration to last bind, ms '
+        '(median of the runs)', 'series kernel, driver_async_probe=* %s'
         % num(ab and ab / 1000, '%.1f'),
-        num(rb and rb / 1000, '%.1f'), '<= driver_async_probe=*',
-        rb <= ab if both(rb, ab) else None)
-    ad, rd = am.get('async_deferrals_0'), rm.get('series_deferrals_0')
-    row('probe', 'probe deferrals in that graph',
+        num(rb and rb / 1000, '%.1f'),
+        '<= driver_async_probe=* + %d%%' % round(PROBE_SLACK * 100),
+        rb <= ab * (1 + PROBE_SLACK) if both(rb, ab) else None)
+    ad, rd = runs_max(am, 'async_deferrals'), \
+        runs_max(rm, 'series_deferrals')
+    row('probe', 'probe deferrals in that graph (most in a run)',
         'series kernel, driver_async_probe=* %s' % num(ad, '%d'),
         num(rd, '%d'), '0',
         rd == 0 if rd is not None else None)

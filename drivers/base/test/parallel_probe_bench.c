@@ -12,6 +12,10 @@
  * would.  Devices are registered in a random order, so suppliers are not
  * always registered first, and the devices of late_pct percent of the
  * suppliers are bound by a second driver registered after the first.
+ * The drivers take no names, and say so (probe_unordered); with ordered=1
+ * they do not, and the parallel probe scheduler starts each driver's
+ * probes in the order they were asked for, as it does for drivers that
+ * number their devices in probe.
  *
  * The lower bound of the probing phase is the critical path: the longest
  * chain of probe times along the dependencies, nominal and as measured.  The results are module
@@ -62,6 +66,10 @@ MODULE_PARM_DESC(late_pct, "percentage of devices bound by the late driver");
 static unsigned long seed = 1;
 module_param(seed, ulong, 0444);
 MODULE_PARM_DESC(seed, "seed of the graph");
+
+static bool ordered;
+module_param(ordered, bool, 0444);
+MODULE_PARM_DESC(ordered, "probes of a driver start in order, as for drivers that take names in probe");
 
 /* results */
 static unsigned long long done_us;
@@ -195,8 +203,10 @@ static int bench_probe(struct platform_device *pdev)
 	int now;
 
 	/*
-	 * The probes name nothing: with the parallel probe scheduler, the
-	 * next probe of this driver need not wait for this one to end.
+	 * The probes name nothing.  With ordered=1 the parallel probe
+	 * scheduler still starts them in order, as it does a driver that
+	 * takes names in probe, but the next one need not wait for this
+	 * one to end.
 	 */
 	driver_pprobe_named(&pdev->dev);
 	if (nd->parent >= 0 && !READ_ONCE(nodes[nd->parent].bound)) {
@@ -349,6 +359,8 @@ static int __init bench_init(void)
 		}
 	}
 
+	bench_driver.driver.probe_unordered = !ordered;
+	bench_late_driver.driver.probe_unordered = !ordered;
 	t_drivers = ktime_get();
 	ret = platform_driver_register(&bench_driver);
 	if (ret)
