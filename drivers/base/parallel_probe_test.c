@@ -1473,7 +1473,7 @@ static bool ppt_bound_within(struct platform_device *pdev, unsigned int ms)
 	while (!READ_ONCE(pdev->dev.driver)) {
 		if (time_after(jiffies, end))
 			return false;
-		msleep(10);
+		usleep_range(5000, 10000);
 	}
 	return true;
 }
@@ -1491,8 +1491,9 @@ static void ppt_unordered_case(struct kunit *test, struct platform_driver *drv)
 	ppt_holder = platform_device_register_simple("pprobe-test-hold", 0,
 						     NULL, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ppt_holder));
-	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&ppt_hold_started,
-							   10 * HZ), 0);
+	KUNIT_EXPECT_GT(test,
+			wait_for_completion_timeout(&ppt_hold_started, 10 * HZ),
+			0);
 	registrar = platform_device_register_data(NULL, "pprobe-test-registrar",
 						  0, name, strlen(name) + 1);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(registrar));
