@@ -29,6 +29,25 @@ IMAGE_x86_64	:= arch/x86/boot/bzImage
 # The virtio-rng device of the make qemu-test guests (configs/qemu-test-*)
 RNGDEV_x86_64	:= virtio-rng-pci
 RNGDEV_arm	:= virtio-rng-device
+# The named devices of the make qemu-test guests, which boot with every
+# probe delayed by a random time (selftests/parallel_probe/names.sh): on
+# x86_64 four PCI serial ports, two virtio input devices and eight virtio
+# disks at fixed PCI addresses; on ARM the virtio devices on virtio-mmio,
+# modern (virtio-input has no legacy interface).
+QEMU_TEST_APPEND := nandsim.id_bytes=0xec,0xd3,0x51,0x95 parallel_probe.jitter_us=20000
+NAMESBLK_x86_64	:= virtio-blk-pci
+NAMESBLK_arm	:= virtio-blk-device
+NAMESDEV_x86_64	:= $(foreach i,0 1 2 3,-chardev null,id=ns$(i) \
+		     -device pci-serial,chardev=ns$(i),addr=0x1$(i)) \
+		   -device virtio-keyboard-pci,addr=0x14 \
+		   -device virtio-mouse-pci,addr=0x15
+NAMESDEV_arm	:= -global virtio-mmio.force-legacy=false \
+		   -device virtio-keyboard-device -device virtio-mouse-device
+NAMESDEV	= $(NAMESDEV_$(ARCH)) $(foreach i,8 9 a b c d e f,-blockdev \
+		  driver=null-co,node-name=nd$(i),size=1048576,read-zeroes=on \
+		  -device $(NAMESBLK_$(ARCH)),drive=nd$(i)$(if \
+		  $(filter x86_64,$(ARCH)),$(comma)addr=0x1$(i)))
+comma		:= ,
 IMAGE_arm	:= arch/arm/boot/zImage
 KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
@@ -143,7 +162,8 @@ qemu-test: kernel ksft
 		--payload $(BUILD)/place-$(ARCH):sffs/place \
 		$(PPROBE_MODS) $(SLOB_SEG_MODS) \
 		--qemu-arg=-device --qemu-arg=$(RNGDEV_$(ARCH)) \
-		--append "nandsim.id_bytes=0xec,0xd3,0x51,0x95" \
+		$(addprefix --qemu-arg=,$(NAMESDEV)) \
+		--append "$(QEMU_TEST_APPEND)" \
 		--mem 768 --timeout 900 --run './run_kselftest.sh' \
 		| tee $(OUT)/qemu-test-$(ARCH).txt; \
 	rc=$${PIPESTATUS[0]}; \

@@ -51,6 +51,7 @@
 
 #include <linux/async.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/hashtable.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -61,6 +62,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -127,6 +129,27 @@ static atomic_t pprobe_launches = ATOMIC_INIT(0);
 static atomic_t pprobe_locals = ATOMIC_INIT(0);
 static atomic_t pprobe_probes = ATOMIC_INIT(0);
 static atomic_t pprobe_deferrals = ATOMIC_INIT(0);
+
+/*
+ * parallel_probe.jitter_us: every probe attempt waits a random time below
+ * this many microseconds before it starts, with or without the scheduler.
+ * A test knob, on the command line or at run time: it stands for hardware
+ * that answers in a different time at each boot, so that probes running
+ * at the same time reach the points where they take their names in a
+ * different order each time.
+ */
+static unsigned int pprobe_jitter_us;
+module_param_named(jitter_us, pprobe_jitter_us, uint, 0644);
+MODULE_PARM_DESC(jitter_us, "delay each probe by a random time below this (us, test knob)");
+
+/* Called by driver_probe_device() before each probe attempt. */
+void driver_pprobe_jitter(void)
+{
+	unsigned int us = READ_ONCE(pprobe_jitter_us);
+
+	if (us)
+		fsleep(get_random_u32_below(us));
+}
 
 static int __init pprobe_setup(char *buf)
 {

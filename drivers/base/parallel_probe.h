@@ -63,6 +63,7 @@ bool driver_pprobe_load_end(struct pprobe_loader *l, bool wait);
 void driver_pprobe_kick(void);
 void driver_pprobe_forget(struct device *dev);
 u64 driver_pprobe_clock(void);
+void driver_pprobe_jitter(void);
 void driver_pprobe_record(struct device *dev, struct device_driver *drv,
 			  u64 start, int ret);
 void driver_pprobe_get_stats(struct pprobe_stats *stats);
@@ -92,6 +93,8 @@ static inline u64 driver_pprobe_clock(void)
 {
 	return 0;
 }
+
+static inline void driver_pprobe_jitter(void) { }
 
 static inline void driver_pprobe_record(struct device *dev,
 					struct device_driver *drv,

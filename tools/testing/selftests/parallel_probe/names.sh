@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Names that probes take, with probes in parallel (CONFIG_DRIVER_PARALLEL_PROBE).
+# Virtio disks (vdX), PCI serial ports (ttySN) and virtio input devices
+# (inputN, eventN) are numbered in their drivers' probes, and the virtio
+# devices under them (virtioN) in the transport's.  The guests of make
+# qemu-test have several of each their bus offers (x86_64: on PCI; ARM:
+# virtio-mmio, no serial), and boot with parallel_probe.jitter_us=20000:
+# every probe waits a random time below 20 ms first, as hardware that
+# answers in a different time at each boot would make it.
+#
+#  1. each class's names follow the order of the bus addresses, as
+#     synchronous probing gives them (the bus registers its devices in
+#     address order, and the probes of one driver take their names in the
+#     order they were asked for);
+#  2. the kernel log has no warning, lockdep report or blocked task.
+#
+# Without naming domains, or under mainline's driver_async_probe=*, the
+# jittered probes take their numbers in whatever order they reach them, and
+# check 1 fails.  make bench-probe-names boots many times and compares
+# the names across boots and with a synchronous boot.  A class the guest
+# does not have is left out; without any, the test skips.
+
+ksft_skip=4
+knob=/sys/module/parallel_probe/parameters/jitter_us
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n $1"
+}
+
+# the bus address of a device: the PCI address or the virtio-mmio
+# platform device of itself, or of the parent of a virtio device
+addr_of()
+{
+	t=$(readlink -f "$1")
+	case ${t##*/} in
+	virtio[0-9]*) t=${t%/*} ;;
+	esac
+	case ${t##*/} in
+	0000:* | *.virtio_mmio) echo "${t##*/}" ;;
+	esac
+}
+
+# "class address name" for every named device on those buses
+names()
+{
+	for d in /sys/block/vd*; do
+		[ -e "$d/device" ] || continue
+		a=$(addr_of "$d/device")
+		[ -n "$a" ] || continue
+		echo "block $a ${d##*/}"
+		v=$(readlink -f "$d/device")
+		echo "virtio $a ${v##*/}"
+	done
+	for t in /sys/class/tty/ttyS*; do
+		[ -e "$t/device" ] || continue
+		a=$(addr_of "$t/device")
+		[ -n "$a" ] && echo "serial $a ${t##*/}"
+	done
+	for i in /sys/class/input/input*; do
+		[ -e "$i/device" ] || continue
+		a=$(addr_of "$i/device")
+		[ -n "$a" ] || continue
+		echo "input $a ${i##*/}"
+		v=$(readlink -f "$i/device")
+		echo "virtio $a ${v##*/}"
+		for e in "$i"/event*; do
+			[ -e "$e" ] && echo "event $a ${e##*/}"
+		done
+	done
+}
+
+# the number in a name: vdc -> 3 (letters as digits of base 26), ttyS5 -> 5
+number()
+{
+	case $1 in
+	vd*)
+		echo "${1#vd}" | awk '{ v = 0
+			for (i = 1; i <= length($0); i++)
+				v = v * 26 + index("abcdefghijklmnopqrstuvwxyz",
+						   substr($0, i, 1))
+			print v }' ;;
+	*)
+		echo "$1" | sed 's/^[^0-9]*//' ;;
+	esac
+}
+
+# Classes whose names, in address order, do not increase
+out_of_order()
+{
+	sort -k1,1 -k2,2 "$1" | while read -r class addr name; do
+		echo "$class $addr $name $(number "$name")"
+	done | awk '$1 == c && $4 <= last { print $1 ": " $3 " at " $2 \
+			" after " lastname }
+		{ if ($1 != c) { c = $1 }; last = $4; lastname = $3 }'
+}
+
+boot=/tmp/names.txt
+names | sort > $boot
+if [ ! -s $boot ]; then
+	echo "ok 1 # SKIP no virtio disk, PCI serial port or virtio input device"
+	exit $ksft_skip
+fi
+for c in block virtio serial input event; do
+	echo "# $c: $(awk -v c=$c '$1 == c { printf " %s=%s", $2, $3 }' $boot)"
+done
+
+echo "# parallel_probe.jitter_us: $(cat $knob 2>/dev/null || echo none)"
+bad=$(out_of_order $boot)
+if [ -z "$bad" ]; then
+	ok "names follow the bus addresses"
+else
+	echo "$bad" | sed 's/^/# /'
+	not_ok "names follow the bus addresses"
+fi
+
+if dmesg | grep -E 'WARNING|BUG:|lockdep|possible circular|blocked for more than' > /tmp/names.warn; then
+	sed 's/^/# /' /tmp/names.warn
+	not_ok "no kernel warning"
+else
+	ok "no kernel warning"
+fi
+exit $failed
