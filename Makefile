@@ -65,7 +65,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
 	root-test overlay-test checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-aging bench-probe bench-slab bench-idle bench-idle-cost figures
+	harness-test tools-test bench-flash bench-aging bench-probe bench-probe-names bench-slab bench-idle bench-idle-cost figures
 
 all: demo
 
@@ -274,6 +274,8 @@ figures:
 		$(DOC)/timers/wakeup-reduce.rst; fi; \
 	if [ -f $$b/probe.md ]; then python3 $(H)/bench/probe-rst.py \
 		$$b/probe.md $(DOC)/driver-api/parallel-probe.rst; fi; \
+	if [ -f $$b/probe-names.md ]; then python3 $(H)/bench/probe-rst.py \
+		$$b/probe-names.md $(DOC)/driver-api/parallel-probe.rst names; fi; \
 	if [ -f $$b/slab.md ]; then python3 $(H)/bench/slab-rst.py \
 		$$b/slab.md $(DOC)/mm/slob-seg.rst; fi
 	python3 $(H)/readme-status.py $(TOP)
@@ -335,6 +337,20 @@ bench-probe: tree
 		$(SOBJ)/$(IMAGE_$(ARCH)) \
 		$(BOBJ)/drivers/base/test/parallel_probe_bench.ko \
 		$(BUSYBOX_$(ARCH)) $(OUT)/bench
+
+## make bench-probe-names ARCH=x86_64|arm   name stability: a guest with
+##                    virtio disks, network and input devices (and PCI serial
+##                    ports on x86_64) loads their drivers as modules with
+##                    every probe jittered, 50 boots each synchronous,
+##                    driver_async_probe=* and the series
+NOBJ		= $(TREE)/.obj-$(ARCH)-names
+bench-probe-names: tree
+	$(H)/kbuild.sh $(ARCH) $(TREE) $(NOBJ) $(H)/configs/$(ARCH).config \
+		$(H)/configs/qemu-test.config $(H)/configs/bench-probe-names.config \
+		$(H)/configs/bench-probe-names-$(ARCH).config
+	@$(MAKE) --no-print-directory ksft ARCH=$(ARCH)
+	$(H)/bench-probe-names.sh $(ARCH) $(NOBJ) $(KSFT) $(BUSYBOX_$(ARCH)) \
+		$(OUT)/bench
 
 ## make bench-idle    idle wakeups per CPU on x86_64 and ARM, tiny and realistic
 ##                    configs: periodic HZ=250, stock NO_HZ_IDLE and the series

@@ -788,6 +788,87 @@ class DemoReport(unittest.TestCase):
         self.assertTrue(p.stdout.endswith('6 passed, 3 failed\n'))
 
 
+class NamesReport(unittest.TestCase):
+    """bench/names-report.py: names by bus address against a sync boot"""
+
+    BASE = {'block': {'0000:00:12.0': 'vda', '0000:00:13.0': 'vdb'},
+            'net': {'0000:00:0e.0': 'eth0', '0000:00:0f.0': 'eth1'}}
+
+    def write_boot(self, out, mode, b, names, in_order=True, problems=0):
+        wd = os.path.join(out, 'names-x86_64-%s-%d' % (mode, b))
+        os.makedirs(wd)
+        with open(os.path.join(wd, 'console.log'), 'w') as f:
+            for c, m in names.items():
+                f.write('# %s: %s\r\n' % (c, ' '.join(
+                    '%s=%s' % kv for kv in m.items())))
+            f.write('# serial: \n')
+            f.write('%sok 1 names follow the bus addresses\n'
+                    % ('' if in_order else 'not '))
+        with open(os.path.join(wd, 'result.json'), 'w') as f:
+            json.dump({'problems': ['WARNING: x'] * problems}, f)
+
+    def run_report(self, boots):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        for (mode, b), kw in boots.items():
+            self.write_boot(out, mode, b, **kw)
+        p = subprocess.run([sys.executable,
+                            os.path.join(HERE, 'bench', 'names-report.py'),
+                            'x86_64', out, '2', '20000'],
+                           capture_output=True, text=True)
+        path = os.path.join(out, 'probe-names.json')
+        res = None
+        if os.path.exists(path):
+            with open(path) as f:
+                res = json.load(f)['x86_64']
+        return p, res
+
+    def test_changes_counted_against_the_first_sync_boot(self):
+        swapped = {'block': {'0000:00:12.0': 'vdb', '0000:00:13.0': 'vda'},
+                   'net': dict(self.BASE['net'])}
+        lost = {'block': {'0000:00:12.0': 'vda'},
+                'net': dict(self.BASE['net'])}
+        p, r = self.run_report({
+            ('sync', 1): {'names': self.BASE},
+            ('sync', 2): {'names': self.BASE},
+            ('async', 1): {'names': swapped, 'in_order': False,
+                           'problems': 2},
+            ('async', 2): {'names': lost},
+            ('series', 1): {'names': self.BASE},
+            ('series', 2): {'names': self.BASE}})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(r['classes'], ['block', 'net'])
+        self.assertEqual(r['devices'], {'block': 2, 'net': 2})
+        a = r['modes']['async']
+        # two swapped names in boot 1, one missing in boot 2
+        self.assertEqual(a['changed'], {'block': 3, 'net': 0})
+        self.assertEqual(a['boots_changed'], {'block': 2, 'net': 0})
+        self.assertEqual(a['out_of_order_boots'], 1)
+        self.assertEqual(a['problem_boots'], 1)
+        s = r['modes']['series']
+        self.assertEqual(s['changed'], {'block': 0, 'net': 0})
+        self.assertEqual(s['boots'], 2)
+        self.assertIn('| disks (vdX) | 2 | 0 (0 of 2) | 3 (2 of 2) | '
+                      '0 (0 of 2) |', p.stdout)
+
+    def test_baseline_is_a_sync_boot_with_names(self):
+        # the first sync boot printed nothing: the second is the baseline
+        other = {'block': {'0000:00:12.0': 'vdb', '0000:00:13.0': 'vda'}}
+        p, r = self.run_report({
+            ('sync', 1): {'names': {}},
+            ('sync', 2): {'names': other},
+            ('async', 1): {'names': other},
+            ('series', 1): {'names': other}})
+        self.assertEqual(r['baseline']['boot'], 2)
+        self.assertEqual(r['modes']['series']['changed'], {'block': 0})
+        self.assertEqual(r['modes']['sync']['boots_without_names'], 1)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_no_sync_names_fails(self):
+        p, r = self.run_report({('series', 1): {'names': self.BASE}})
+        self.assertEqual(p.returncode, 1)
+
+
 class AgingReport(unittest.TestCase):
     """aging-report.py on the figures of made-up guests: medians and
     spreads over the runs, figures derived per run, the steady state's

@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""probe-rst.py PROBE_MD RST: put the tables of out/bench/probe.md into
-the Figures section of Documentation/driver-api/parallel-probe.rst, as
+"""probe-rst.py PROBE_MD RST [names]: put the tables of out/bench/probe.md
+into the Figures section of Documentation/driver-api/parallel-probe.rst, as
 reStructuredText simple tables, between the comment that starts
 ".. The tables up to" and the comment ".. End of the tables of
-probe-rst.py.".  Cells and sentences are copied as probe-report.py
-wrote them; nothing is computed here.
+probe-rst.py.".  With "names", those of out/bench/probe-names.md, between
+".. The name-stability tables up to" and ".. End of the name-stability
+tables of probe-rst.py.".  Cells and sentences are copied as
+probe-report.py and names-report.py wrote them; nothing is computed here.
 """
 import sys
 
 from rst import escape as rst_escape, md_sections, table as rst_table
 
-START = '.. The tables up to'
-END = '.. End of the tables of probe-rst.py.'
+MARKS = {'probe': ('.. The tables up to',
+                   '.. End of the tables of probe-rst.py.'),
+         'names': ('.. The name-stability tables up to',
+                   '.. End of the name-stability tables of probe-rst.py.')}
 ARCH_NAMES = {'x86_64': 'x86_64', 'arm': 'ARM'}
 
 
 def main():
     md, rst = sys.argv[1], sys.argv[2]
+    START, END = MARKS[sys.argv[3] if len(sys.argv) > 3 else 'probe']
     sections = md_sections(open(md).read())
     if not sections:
         sys.exit('probe-rst.py: no "## ARCH" section in %s' % md)

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Names that probes take, with probes in parallel (CONFIG_DRIVER_PARALLEL_PROBE).
-# Virtio disks (vdX), PCI serial ports (ttySN) and virtio input devices
-# (inputN, eventN) are numbered in their drivers' probes, and the virtio
-# devices under them (virtioN) in the transport's.  The guests of make
-# qemu-test have several of each their bus offers (x86_64: on PCI; ARM:
-# virtio-mmio, no serial), and boot with parallel_probe.jitter_us=20000:
-# every probe waits a random time below 20 ms first, as hardware that
-# answers in a different time at each boot would make it.
+# Virtio disks (vdX), network interfaces (ethN), PCI serial ports (ttySN)
+# and virtio input devices (inputN, eventN) are numbered in their drivers'
+# probes, and the virtio devices under them (virtioN) in the transport's.
+# The guests of make qemu-test have several of each that their bus offers
+# and their kernel drives (x86_64: disks, serial ports and input devices
+# on PCI; ARM: disks and input devices on virtio-mmio), and boot with
+# parallel_probe.jitter_us=20000: every probe waits a random time below
+# 20 ms first, as hardware that answers in a different time at each boot
+# would make it.
 #
 #  1. each class's names follow the order of the bus addresses, as
 #     synchronous probing gives them (the bus registers its devices in
@@ -64,6 +66,11 @@ names()
 		v=$(readlink -f "$d/device")
 		echo "virtio $a ${v##*/}"
 	done
+	for i in /sys/class/net/*; do
+		[ -e "$i/device" ] || continue
+		a=$(addr_of "$i/device")
+		[ -n "$a" ] && echo "net $a ${i##*/}"
+	done
 	for t in /sys/class/tty/ttyS*; do
 		[ -e "$t/device" ] || continue
 		a=$(addr_of "$t/device")
@@ -113,7 +120,7 @@ if [ ! -s $boot ]; then
 	echo "ok 1 # SKIP no virtio disk, PCI serial port or virtio input device"
 	exit $ksft_skip
 fi
-for c in block virtio serial input event; do
+for c in block virtio net serial input event; do
 	echo "# $c: $(awk -v c=$c '$1 == c { printf " %s=%s", $2, $3 }' $boot)"
 done
 

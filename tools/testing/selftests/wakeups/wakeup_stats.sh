@@ -306,13 +306,22 @@ bad=$(awk -v src="$src" '!/^#/ && $1 != "cpu" && ($5 !~ src || NF < 6)' \
 check "every waker is named ($bad unnamed)" [ "$bad" -eq 0 ]
 
 # per CPU, the interrupts so far of virtio device $1 (virtioN, or its
-# MSI-X vectors virtioN-*): "count0 count1 ..."
+# MSI-X vectors virtioN-*; a PCI interrupt line shared with other devices
+# names them all, "virtio0, virtio5"): "count0 count1 ..."
 virtio_irqs()
 {
-	awk -v n="$cpus" -v dev="$1" '$NF ~ "^" dev "(-|$)" {
-		for (i = 2; i <= n + 1; i++) c[i] += $i }
-		END { for (i = 2; i <= n + 1; i++) printf "%d ", c[i] }' \
-		/proc/interrupts
+	awk -v n="$cpus" -v dev="$1" '{
+		for (f = n + 2; f <= NF; f++) {
+			x = $f
+			sub(/,$/, "", x)
+			if (x ~ "^" dev "(-|$)") {
+				for (i = 2; i <= n + 1; i++)
+					c[i] += $i
+				break
+			}
+		}
+	}
+	END { for (i = 2; i <= n + 1; i++) printf "%d ", c[i] }' /proc/interrupts
 }
 
 # the one CPU whose count grew from the list $1 to the list $2; nothing if
