@@ -133,7 +133,8 @@ else
 	not_ok "names follow the bus addresses"
 fi
 
-if dmesg | grep -E 'WARNING|BUG:|lockdep|possible circular|blocked for more than' > /tmp/names.warn; then
+problems='WARNING|BUG:|lockdep|possible circular|blocked for more than'
+if dmesg | grep -E "$problems" > /tmp/names.warn; then
 	sed 's/^/# /' /tmp/names.warn
 	not_ok "no kernel warning"
 else
