@@ -48,6 +48,9 @@ NAMESDEV	= $(NAMESDEV_$(ARCH)) $(foreach i,8 9 a b c d e f,-blockdev \
 		  -device $(NAMESBLK_$(ARCH)),drive=nd$(i)$(if \
 		  $(filter x86_64,$(ARCH)),$(comma)addr=0x1$(i)))
 comma		:= ,
+# what names.sh must find of each class
+NAMES_EXPECT_x86_64 := block=8 virtio=10 serial=4 input=2 event=2
+NAMES_EXPECT_arm := block=8 virtio=10 input=2 event=2
 IMAGE_arm	:= arch/arm/boot/zImage
 KARCH_x86_64	:= x86_64
 KARCH_arm	:= arm
@@ -163,8 +166,8 @@ qemu-test: kernel ksft
 		$(PPROBE_MODS) $(SLOB_SEG_MODS) \
 		--qemu-arg=-device --qemu-arg=$(RNGDEV_$(ARCH)) \
 		$(addprefix --qemu-arg=,$(NAMESDEV)) \
-		--append "$(QEMU_TEST_APPEND)" \
-		--mem 768 --timeout 900 --run './run_kselftest.sh' \
+		--append "$(QEMU_TEST_APPEND)" --mem 768 --timeout 900 \
+		--run 'NAMES_EXPECT="$(NAMES_EXPECT_$(ARCH))" ./run_kselftest.sh' \
 		| tee $(OUT)/qemu-test-$(ARCH).txt; \
 	rc=$${PIPESTATUS[0]}; \
 	tail -n 1 $(OUT)/qemu-test-$(ARCH).txt | \

@@ -35,6 +35,7 @@ x86_64)
 	# whatever order it runs, in every mode, and they would take input
 	# numbers from the counter the virtio input devices take theirs from.
 	extra="i8042.nokbd i8042.noaux"
+	expect="block=8 virtio=14 net=4 serial=4 input=2 event=2"
 	;;
 arm)
 	image=$obj/arch/arm/boot/zImage
@@ -42,6 +43,7 @@ arm)
 	mouse=virtio-mouse-device
 	addr() { :; }
 	extra=
+	expect="block=8 virtio=14 net=4 input=2 event=2"
 	;;
 *)
 	echo "bench-probe-names.sh: unknown arch $arch" >&2
@@ -88,10 +90,10 @@ for b in $(seq 1 "$boots"); do
 			--payload "$here/bench/names-guest.sh:names-guest.sh" \
 			"${dev[@]}" --mem 256 --timeout 300 \
 			--append "parallel_probe.jitter_us=$jitter $extra ${append[$k]}" \
-			--run ./names-guest.sh > /dev/null
+			--run "./names-guest.sh '$expect'" > /dev/null
 		# a boot whose names are out of order fails its check: that is
 		# a figure here, not an error; a boot without names is one
-		grep -q '^# # block:' "$out/names-$arch-$k-$b/console.log" ||
+		grep -q '^# block: ' "$out/names-$arch-$k-$b/console.log" ||
 			{ echo "names-$arch-$k-$b: no names"; rc=1; }
 	done
 done

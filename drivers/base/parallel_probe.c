@@ -131,24 +131,39 @@ static atomic_t pprobe_probes = ATOMIC_INIT(0);
 static atomic_t pprobe_deferrals = ATOMIC_INIT(0);
 
 /*
- * parallel_probe.jitter_us: every probe attempt waits a random time below
- * this many microseconds before it starts, with or without the scheduler.
- * A test knob, on the command line or at run time: it stands for hardware
- * that answers in a different time at each boot, so that probes running
- * at the same time reach the points where they take their names in a
- * different order each time.
+ * parallel_probe.jitter_us: every probe attempt that the driver core starts
+ * on its own (not a bind through sysfs) first sleeps a random time of up
+ * to this many microseconds, with or without the scheduler.  A test knob,
+ * on the command line or at run time: it stands for hardware that answers
+ * in a different time at each boot, so that probes running at the same
+ * time reach the points where they take their names in a different order
+ * each time.  At most a second: the sleep holds the device lock.
  */
+#define PPROBE_JITTER_MAX_US	USEC_PER_SEC
+
 static unsigned int pprobe_jitter_us;
-module_param_named(jitter_us, pprobe_jitter_us, uint, 0644);
-MODULE_PARM_DESC(jitter_us, "delay each probe by a random time below this (us, test knob)");
+
+static int pprobe_jitter_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, PPROBE_JITTER_MAX_US);
+}
+
+static const struct kernel_param_ops pprobe_jitter_ops = {
+	.set = pprobe_jitter_set,
+	.get = param_get_uint,
+};
+module_param_cb(jitter_us, &pprobe_jitter_ops, &pprobe_jitter_us, 0644);
+MODULE_PARM_DESC(jitter_us, "sleep a random time up to this before each probe (us, test knob)");
 
 /* Called by driver_probe_device() before each probe attempt. */
 void driver_pprobe_jitter(void)
 {
 	unsigned int us = READ_ONCE(pprobe_jitter_us);
 
-	if (us)
-		fsleep(get_random_u32_below(us));
+	if (us) {
+		us = get_random_u32_below(us);
+		usleep_range(us, us + us / 8 + 1);
+	}
 }
 
 static int __init pprobe_setup(char *buf)
@@ -711,9 +726,13 @@ static void pprobe_run(struct device *dev, bool worker)
 
 struct pprobe_match {
 	struct device *dev;
-	struct device_driver *drv;
+	const void *domain;
 };
 
+/*
+ * Called with a reference on @drv that bus_for_each_drv() drops when it
+ * moves on: whatever is read of the driver is read here.
+ */
 static int pprobe_match_drv(struct device_driver *drv, void *data)
 {
 	struct pprobe_match *m = data;
@@ -721,22 +740,6 @@ static int pprobe_match_drv(struct device_driver *drv, void *data)
 	if (driver_match_device(drv, m->dev) <= 0 ||
 	    !driver_allows_async_probing(drv))
 		return 0;
-	m->drv = drv;
-	return 1;
-}
-
-/*
- * The naming domain of a probe of @dev: the driver it will be probed with,
- * the first of the bus's drivers that matches and probes asynchronously,
- * as __device_attach_async_helper() walks them.  The driver is only a key
- * here, never used: it may be gone by the time the probe runs.
- */
-static const void *pprobe_domain_of(struct device *dev)
-{
-	struct pprobe_match m = { .dev = dev };
-
-	if (dev->bus)
-		bus_for_each_drv(dev->bus, NULL, &m, pprobe_match_drv);
 	/*
 	 * Only the probes the scheduler made asynchronous are kept in
 	 * order: those of drivers that ask for asynchronous probing are
@@ -745,11 +748,26 @@ static const void *pprobe_domain_of(struct device *dev)
 	 * domain, a device parked behind a probe in flight holds back every
 	 * device of its domain behind it, a cost only names justify.
 	 */
-	if (!m.drv || m.drv->probe_unordered ||
-	    m.drv->probe_type != PROBE_DEFAULT_STRATEGY ||
-	    module_requested_async_probing(m.drv->owner))
-		return NULL;
-	return m.drv;
+	if (!drv->probe_unordered && drv->probe_type == PROBE_DEFAULT_STRATEGY &&
+	    !module_requested_async_probing(drv->owner))
+		m->domain = drv;
+	return 1;
+}
+
+/*
+ * The naming domain of a probe of @dev: the driver it will be probed with,
+ * the first of the bus's drivers that matches and probes asynchronously,
+ * as __device_attach_async_helper() walks them, or none (NULL).  The
+ * driver is only a key here, never used: it may be gone by the time the
+ * probe runs.
+ */
+static const void *pprobe_domain_of(struct device *dev)
+{
+	struct pprobe_match m = { .dev = dev };
+
+	if (dev->bus)
+		bus_for_each_drv(dev->bus, NULL, &m, pprobe_match_drv);
+	return m.domain;
 }
 
 /*
@@ -827,10 +845,11 @@ void driver_pprobe_schedule(struct device *dev, async_func_t fn)
  * @dev: the device being probed
  *
  * Called by a probe once it has assigned whatever names and numbers it
- * assigns (a disk index, an interface name), or at its start by a probe
- * that assigns none.  The next probe of the same naming domain may then
- * start, while this one goes on.  Names taken after this call are no
- * longer in the order of the requests.
+ * assigns (a disk index, an interface name).  The next probe of the same
+ * naming domain may then start, while this one goes on.  Names taken
+ * after this call are no longer in the order of the requests.  A driver
+ * whose probes take no names sets probe_unordered instead: its devices
+ * have no naming domain, and none waits for another to start.
  */
 void driver_pprobe_named(struct device *dev)
 {

@@ -1452,8 +1452,14 @@ static struct platform_driver ppt_hold_drivers[] = {
 		      .probe_type = PROBE_PREFER_ASYNCHRONOUS } },
 };
 
+/* the order in which the two devices' probes ran: 1, 2 */
+static atomic_t ppt_order_seq;
+static int ppt_order_ran[2];
+
 static int ppt_plain_probe(struct platform_device *pdev)
 {
+	if (pdev->id >= 0 && pdev->id < ARRAY_SIZE(ppt_order_ran))
+		ppt_order_ran[pdev->id] = atomic_inc_return(&ppt_order_seq);
 	return 0;
 }
 
@@ -1486,6 +1492,8 @@ static void ppt_unordered_case(struct kunit *test, struct platform_driver *drv)
 	bool early = false, first_early = false;
 
 	memset(ppt_order_pdev, 0, sizeof(ppt_order_pdev));
+	memset(ppt_order_ran, 0, sizeof(ppt_order_ran));
+	atomic_set(&ppt_order_seq, 0);
 	init_completion(&ppt_hold_started);
 	init_completion(&ppt_hold_go);
 	ppt_holder = platform_device_register_simple("pprobe-test-hold", 0,
@@ -1515,6 +1523,10 @@ static void ppt_unordered_case(struct kunit *test, struct platform_driver *drv)
 	KUNIT_EXPECT_EQ_MSG(test, early, unordered,
 			    "%s: second device %s while the first waited",
 			    name, early ? "bound" : "not bound");
+	/* and whatever the time it took: which probe ran first */
+	KUNIT_EXPECT_EQ_MSG(test, ppt_order_ran[unordered ? 1 : 0], 1,
+			    "%s: probes ran in the order %d, %d", name,
+			    ppt_order_ran[0], ppt_order_ran[1]);
 	if (!IS_ERR_OR_NULL(first)) {
 		KUNIT_EXPECT_PTR_EQ(test, first->dev.driver, &drv->driver);
 		platform_device_unregister(first);

@@ -39,10 +39,10 @@ def parse(path):
             for line in f:
                 line = line.replace('\r', '').rstrip('\n')
                 m = LINE_RE.match(line)
-                if m:
+                # "<class>: <address>=<name> ...", nothing else
+                if m and all('=' in kv for kv in m.group(2).split()):
                     names[m.group(1)] = dict(
-                        kv.split('=', 1) for kv in m.group(2).split()
-                        if '=' in kv)
+                        kv.split('=', 1) for kv in m.group(2).split())
                     continue
                 m = ORDER_RE.match(line)
                 if m:
@@ -123,7 +123,7 @@ def main():
         lines += ['## %s' % ar, '',
                   '| names | devices | %s |'
                   % ' | '.join(lbl for _, lbl in MODES),
-                  '|---|---|%s' % '---|' * len(MODES)]
+                  '|---|---|%s' % ('---|' * len(MODES))]
         for c, lbl in CLASSES:
             if c not in d['classes']:
                 continue

@@ -99,6 +99,8 @@ def runs_median(m, prefix):
 def runs_max(m, prefix):
     v = runs_of(m, prefix)
     return max(v) if v else None
+
+
 PRECONDITION = "precondition"
 
 

@@ -69,7 +69,7 @@ MODULE_PARM_DESC(seed, "seed of the graph");
 
 static bool ordered;
 module_param(ordered, bool, 0444);
-MODULE_PARM_DESC(ordered, "probes of a driver start in order, as for drivers that take names in probe");
+MODULE_PARM_DESC(ordered, "start a driver's probes in order, as if they took names");
 
 /* results */
 static unsigned long long done_us;

@@ -307,7 +307,8 @@ check "every waker is named ($bad unnamed)" [ "$bad" -eq 0 ]
 
 # per CPU, the interrupts so far of virtio device $1 (virtioN, or its
 # MSI-X vectors virtioN-*; a PCI interrupt line shared with other devices
-# names them all, "virtio0, virtio5"): "count0 count1 ..."
+# names them all, "virtio0, virtio5", and its counts are the line's, which
+# idle devices do not add to): "count0 count1 ..."
 virtio_irqs()
 {
 	awk -v n="$cpus" -v dev="$1" '{
