@@ -794,7 +794,8 @@ class NamesReport(unittest.TestCase):
     BASE = {'block': {'0000:00:12.0': 'vda', '0000:00:13.0': 'vdb'},
             'net': {'0000:00:0e.0': 'eth0', '0000:00:0f.0': 'eth1'}}
 
-    def write_boot(self, out, mode, b, names, in_order=True, problems=0):
+    def write_boot(self, out, mode, b, names, in_order=True, problems=0,
+                   complete=True):
         wd = os.path.join(out, 'names-x86_64-%s-%d' % (mode, b))
         os.makedirs(wd)
         with open(os.path.join(wd, 'console.log'), 'w') as f:
@@ -808,6 +809,8 @@ class NamesReport(unittest.TestCase):
                 f.write('# out of order, block: vdb at 0000:00:13.0\n')
             f.write('%sok 1 names follow the bus addresses\n'
                     % ('' if in_order else 'not '))
+            f.write('%sok 2 every class has its devices (block=2)\n'
+                    % ('' if complete else 'not '))
         with open(os.path.join(wd, 'result.json'), 'w') as f:
             json.dump({'problems': ['WARNING: x'] * problems}, f)
 
@@ -868,6 +871,19 @@ class NamesReport(unittest.TestCase):
         self.assertEqual(r['modes']['series']['changed'], {'block': 0})
         self.assertEqual(r['modes']['sync']['boots_without_names'], 1)
         self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_missing_devices_fail(self):
+        # a driver that did not bind is a failed run, not a moved name
+        fewer = {'block': {'0000:00:12.0': 'vda'}}
+        p, r = self.run_report({
+            ('sync', 1): {'names': self.BASE},
+            ('async', 1): {'names': self.BASE},
+            ('series', 1): {'names': fewer, 'complete': False}})
+        self.assertEqual(r['modes']['series']['missing_device_boots'], 1)
+        self.assertEqual(r['modes']['sync']['missing_device_boots'], 0)
+        self.assertIn('| boots with devices missing | | 0 | 0 | 1 |',
+                      p.stdout)
+        self.assertEqual(p.returncode, 1)
 
     def test_no_sync_names_fails(self):
         p, r = self.run_report({('series', 1): {'names': self.BASE}})

@@ -132,7 +132,8 @@ static atomic_t pprobe_deferrals = ATOMIC_INIT(0);
 
 /*
  * parallel_probe.jitter_us: every probe attempt that the driver core starts
- * on its own (not a bind through sysfs) first sleeps a random time of up
+ * on its own (not device_driver_attach(), which a bind through sysfs
+ * uses) first sleeps a random time of up
  * to this many microseconds, with or without the scheduler.  A test knob,
  * on the command line or at run time: it stands for hardware that answers
  * in a different time at each boot, so that probes running at the same
@@ -160,10 +161,11 @@ void driver_pprobe_jitter(void)
 {
 	unsigned int us = READ_ONCE(pprobe_jitter_us);
 
-	if (us) {
+	if (us)
 		us = get_random_u32_below(us);
-		usleep_range(us, us + us / 8 + 1);
-	}
+	/* the slack below the draw: never longer than the knob says */
+	if (us)
+		usleep_range(us - us / 8, us);
 }
 
 static int __init pprobe_setup(char *buf)

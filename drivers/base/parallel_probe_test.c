@@ -94,7 +94,11 @@ static int ppt_probe(struct platform_device *pdev)
 	struct ppt_graph *g = nd->g;
 	int running, max, i;
 
-	/* these probes name nothing: the next one may start at once */
+	/*
+	 * The naming point, at once: the next probe of the driver may start
+	 * (the test drivers keep their naming domain, as drivers that take
+	 * names in probe do, rather than set probe_unordered).
+	 */
 	driver_pprobe_named(&pdev->dev);
 	if (READ_ONCE(g->blocked))
 		atomic_inc(&g->blocked_probes);

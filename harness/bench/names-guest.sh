@@ -18,5 +18,5 @@ for m in failover net_failover virtio_net virtio_blk virtio_input 8250_pci; do
 		exit 1
 	fi
 done
-NAMES_EXPECT=$1 ./parallel_probe/names.sh || rc=$?
+NAMES_EXPECT=${1-} ./parallel_probe/names.sh || rc=$?
 exit $rc

@@ -11,7 +11,7 @@ whose names were out of bus order (names.sh's check) and those whose
 kernel log had a problem line (a warning, say).  Updates OUT/probe-names.json
 (one key per architecture) and writes OUT/probe-names.md and
 OUT/probe-names-ARCH.png.  Exits 1 when no synchronous boot printed names,
-or when a mode has no boot with names.
+when a mode has no boot with names, or when a boot missed devices.
 """
 
 import json
@@ -29,11 +29,13 @@ CLASSES = [('block', 'disks (vdX)'), ('net', 'interfaces (ethN)'),
 LINE_RE = re.compile(r'^[#\s]*(%s):\s*(.*)$'
                      % '|'.join(c for c, _ in CLASSES))
 ORDER_RE = re.compile(r'^[#\s]*(not )?ok \d+ names follow the bus addresses')
+EXPECT_RE = re.compile(r'^[#\s]*(not )?ok \d+ every class has its devices')
 
 
 def parse(path):
-    """{class: {address: name}}, in order (bool or None), or None"""
-    names, in_order = {}, None
+    """{class: {address: name}} or None, in order, all devices (each a
+    bool, or None when names.sh did not say)"""
+    names, in_order, complete = {}, None, None
     try:
         with open(path, errors='replace') as f:
             for line in f:
@@ -47,11 +49,14 @@ def parse(path):
                 m = ORDER_RE.match(line)
                 if m:
                     in_order = not m.group(1)
+                m = EXPECT_RE.match(line)
+                if m:
+                    complete = not m.group(1)
     except OSError:
-        return None, None
+        return None, None, None
     if not any(names.values()):
-        return None, in_order
-    return names, in_order
+        return None, in_order, complete
+    return names, in_order, complete
 
 
 def changed(base, names, cls):
@@ -75,8 +80,9 @@ def main():
     for mode, _ in MODES:
         for b in range(1, boots + 1):
             wd = os.path.join(out, 'names-%s-%s-%d' % (arch, mode, b))
-            names, in_order = parse(os.path.join(wd, 'console.log'))
-            boot[mode, b] = (names, in_order, problems(wd))
+            names, in_order, complete = parse(
+                os.path.join(wd, 'console.log'))
+            boot[mode, b] = (names, in_order, problems(wd), complete)
     base_boot = next((b for b in range(1, boots + 1)
                       if boot['sync', b][0]), None)
     ok = base_boot is not None
@@ -102,6 +108,10 @@ def main():
                                        if boot[mode, b][1] is False),
              'problem_boots': sum(1 for b in range(1, boots + 1)
                                   if boot[mode, b][2]),
+             # names.sh found fewer devices than the guest has: a driver
+             # that did not bind, not a name that moved
+             'missing_device_boots': sum(1 for b in range(1, boots + 1)
+                                         if boot[mode, b][3] is False),
              'changed': {}, 'boots_changed': {}, 'per_boot': {}}
         for c in classes:
             per = [changed(base, boot[mode, b][0], c) for b in with_names]
@@ -109,12 +119,13 @@ def main():
             e['boots_changed'][c] = sum(1 for x in per if x)
             e['per_boot'][c] = per
         a['modes'][mode] = e
+        ok &= e['missing_device_boots'] == 0
     with open(jpath, 'w') as f:
         json.dump(res, f, indent=1)
 
     lines = ['# Name stability: names by bus address across jittered boots',
              '',
-             'Every probe delayed by a random time below %d us '
+             'Every probe delayed by a random time of up to %d us '
              '(parallel_probe.jitter_us); each boot compared with the first '
              'synchronous boot.  A cell: names that differ from it, added '
              'up over the boots (boots with at least one).' % jitter, '']
@@ -138,6 +149,8 @@ def main():
                           'boots with names out of bus order'),
                          ('problem_boots',
                           'boots with a kernel warning or error'),
+                         ('missing_device_boots',
+                          'boots with devices missing'),
                          ('boots_without_names', 'boots without names')):
             lines.append('| %s | | %s |' % (lbl, ' | '.join(
                 str(d['modes'][m][key]) for m, _ in MODES)))
@@ -165,7 +178,8 @@ plot "%(dat)s" using 2:xtic(1) title "synchronous", \\
 ''' % {'out': out, 'arch': arch, 'dat': dat, 'boots': boots}
     subprocess.run(['gnuplot'], input=gp, text=True, check=False)
     if not ok:
-        print('names-report: a mode has no boot with names', file=sys.stderr)
+        print('names-report: a mode has no boot with names, or a boot '
+              'missed devices', file=sys.stderr)
     return 0 if ok else 1
 
 

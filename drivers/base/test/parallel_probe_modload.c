@@ -4,8 +4,10 @@
  * kselftest.  Its init registers @devices platform devices and a driver
  * with the default probe type, which CONFIG_DRIVER_PARALLEL_PROBE probes
  * in parallel when a task such as insmod loads the module.  Each probe
- * says that it names nothing (driver_pprobe_named()), so that the next one
- * may start, sleeps @delay_ms, as a probe waiting for its hardware does,
+ * passes its naming point at once (driver_pprobe_named()), so that the
+ * next one may start (the driver keeps its naming domain, as one that
+ * takes names in probe does, rather than set probe_unordered), sleeps
+ * @delay_ms, as a probe waiting for its hardware does,
  * requests parallel_probe_modload_dep, whose init waits for all async
  * work, and sleeps again.
  *
@@ -66,7 +68,7 @@ static int ppm_probe(struct platform_device *pdev)
 
 	while (n > most && !atomic_try_cmpxchg(&ppm_most, &most, n))
 		;
-	/* it names nothing: the driver's next probe may start at once */
+	/* its naming point, at once: the driver's next probe may start */
 	driver_pprobe_named(&pdev->dev);
 	msleep(delay_ms);
 	ret = request_module(PPM_NAME "_dep");

@@ -147,7 +147,7 @@ if [ -n "${NAMES_EXPECT:-}" ]; then
 	for e in $NAMES_EXPECT; do
 		c=${e%%=*}
 		have=$(awk -v c="$c" '$1 == c' $boot | wc -l)
-		[ "$have" = "${e#*=}" ] || short="$short $c=$have"
+		[ "$have" -eq "${e#*=}" ] || short="$short $c=$have"
 	done
 	if [ -z "$short" ]; then
 		ok "every class has its devices ($NAMES_EXPECT)"
