@@ -132,13 +132,13 @@ static atomic_t pprobe_deferrals = ATOMIC_INIT(0);
 
 /*
  * parallel_probe.jitter_us: every probe attempt that the driver core starts
- * on its own (not device_driver_attach(), which a bind through sysfs
- * uses) first sleeps a random time of up
- * to this many microseconds, with or without the scheduler.  A test knob,
- * on the command line or at run time: it stands for hardware that answers
- * in a different time at each boot, so that probes running at the same
- * time reach the points where they take their names in a different order
- * each time.  At most a second: the sleep holds the device lock.
+ * on its own (not device_driver_attach(), which a bind through sysfs uses)
+ * first sleeps a random time of up to this many microseconds, with or
+ * without the scheduler.  A test knob, on the command line or at run time:
+ * it stands for hardware that answers in a different time at each boot, so
+ * that probes running at the same time reach the points where they take
+ * their names in a different order each time.  At most a second: the sleep
+ * holds the device lock.
  */
 #define PPROBE_JITTER_MAX_US	USEC_PER_SEC
 
