@@ -323,7 +323,8 @@ bench-aging: tree
 		$(OUT)/bench
 
 ## make bench-probe ARCH=x86_64|arm   device probing in QEMU: synchronous,
-##                    driver_async_probe=* and the series on the benchmark
+##                    driver_async_probe=*, the series, and the series with
+##                    the benchmark's drivers ordered, on the benchmark
 ##                    module's graph; boot to /init against the stock kernel
 ##                    (the two kernels differ only by CONFIG_DRIVER_PARALLEL_PROBE)
 BOBJ		= $(TREE)/.obj-$(ARCH)-bench

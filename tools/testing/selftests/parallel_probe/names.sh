@@ -60,37 +60,34 @@ addr_of()
 	esac
 }
 
+# "$1 address name" for the device of class directory $2 if it sits on
+# those buses, and "virtio address virtioN" when it is a virtio device's
+addr_entry()
+{
+	[ -e "$2/device" ] || return 1
+	a=$(addr_of "$2/device")
+	[ -n "$a" ] || return 1
+	echo "$1 $a ${2##*/}"
+	v=$(readlink -f "$2/device")
+	case ${v##*/} in
+	virtio[0-9]*) echo "virtio $a ${v##*/}" ;;
+	esac
+}
+
 # "class address name" for every named device on those buses
 names()
 {
 	for d in /sys/block/vd*; do
-		[ -e "$d/device" ] || continue
-		a=$(addr_of "$d/device")
-		[ -n "$a" ] || continue
-		echo "block $a ${d##*/}"
-		v=$(readlink -f "$d/device")
-		echo "virtio $a ${v##*/}"
+		addr_entry block "$d"
 	done
 	for i in /sys/class/net/*; do
-		[ -e "$i/device" ] || continue
-		a=$(addr_of "$i/device")
-		[ -n "$a" ] || continue
-		echo "net $a ${i##*/}"
-		v=$(readlink -f "$i/device")
-		echo "virtio $a ${v##*/}"
+		addr_entry net "$i"
 	done
 	for t in /sys/class/tty/ttyS*; do
-		[ -e "$t/device" ] || continue
-		a=$(addr_of "$t/device")
-		[ -n "$a" ] && echo "serial $a ${t##*/}"
+		addr_entry serial "$t"
 	done
 	for i in /sys/class/input/input*; do
-		[ -e "$i/device" ] || continue
-		a=$(addr_of "$i/device")
-		[ -n "$a" ] || continue
-		echo "input $a ${i##*/}"
-		v=$(readlink -f "$i/device")
-		echo "virtio $a ${v##*/}"
+		addr_entry input "$i" || continue
 		for e in "$i"/event*; do
 			[ -e "$e" ] && echo "event $a ${e##*/}"
 		done
