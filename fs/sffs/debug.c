@@ -23,7 +23,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	struct sffs_info *c = m->private;
 	struct sffs_journal *j = &c->j;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	seq_printf(m, "mount_us %llu\n", div_u64(c->mount_ns, NSEC_PER_USEC));
 	seq_printf(m, "mount_io_done_us %llu\n",
 		   div_u64(c->mount_phase_ns[0], NSEC_PER_USEC));
@@ -98,7 +98,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "blocks_retiring %u\n", c->io.nretire);
 	seq_printf(m, "bad_reserve_blocks %u\n", sffs_bad_reserve_blocks(j));
 	seq_printf(m, "orphans_deleted %lu\n", c->orphans);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sffs_stats);

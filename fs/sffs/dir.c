@@ -61,11 +61,11 @@ struct inode *sffs_iget(struct super_block *sb, u64 ino)
 	if (!(inode->i_state & I_NEW))
 		return inode;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_read_leaf(c, &key, SFFS_NODE_INODE, c->rbuf);
 	if (!err)
 		err = sffs_fill_inode(inode, c->rbuf);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (!err)
 		sffs_set_ops(inode);
 	if (err) {
@@ -115,9 +115,9 @@ static struct dentry *sffs_lookup(struct inode *dir, struct dentry *dentry,
 
 	if (dentry->d_name.len > SFFS_MAX_NAME_LEN)
 		return ERR_PTR(-ENAMETOOLONG);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (err)
 		return ERR_PTR(err);
 	if (d.s.found)
@@ -260,7 +260,7 @@ static int sffs_add_new(struct inode *dir, struct dentry *dentry,
 	dir->i_ctime = inode->i_ctime;
 	if (S_ISDIR(inode->i_mode))
 		inc_nlink(dir);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
 	if (!err && (d.s.found || d.s.free_coll == ~0U))
 		err = d.s.found ? -EEXIST : -ENOSPC;
@@ -272,7 +272,7 @@ static int sffs_add_new(struct inode *dir, struct dentry *dentry,
 		err = sffs_op_inode(&op, dir);
 	if (!err)
 		err = sffs_op_commit(c, &op, false);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_op_free(&op);
 	if (err) {
 		if (S_ISDIR(inode->i_mode))
@@ -365,7 +365,7 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 	 * that did not happen (for a tmpfile, a count of one beside its
 	 * orphan record: a mount would keep it, nameless, for ever).
 	 */
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_find_dent(c, dir->i_ino, &dentry->d_name, &d);
 	if (!err && (d.s.found || d.s.free_coll == ~0U))
 		err = d.s.found ? -EEXIST : -ENOSPC;
@@ -387,7 +387,7 @@ static int sffs_link(struct dentry *old_dentry, struct inode *dir,
 	if (err)
 		drop_nlink(inode);
 out:
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_op_free(&op);
 	if (err)
 		return err;
@@ -423,11 +423,11 @@ static int sffs_tmpfile(struct user_namespace *mnt_userns, struct inode *dir,
 	 * first.  d_tmpfile() then takes the link new_inode() gave.
 	 */
 	clear_nlink(inode);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_op_inode(&op, inode);
 	if (!err)
 		err = sffs_op_commit(c, &op, false);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_op_free(&op);
 	set_nlink(inode, 1);
 	if (err) {
@@ -463,11 +463,11 @@ static int sffs_remove(struct inode *dir, struct dentry *dentry, bool is_dir)
 	struct sffs_dent d;
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (is_dir) {
 		err = sffs_dir_empty(c, inode->i_ino);
 		if (err <= 0) {
-			mutex_unlock(&c->mutex);
+			sffs_unlock(c);
 			return err ?: -ENOTEMPTY;
 		}
 	}
@@ -502,7 +502,7 @@ static int sffs_remove(struct inode *dir, struct dentry *dentry, bool is_dir)
 		}
 	}
 out:
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_op_free(&op);
 	return err;
 }
@@ -571,7 +571,7 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 			return PTR_ERR(wh);
 	}
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (new && !exchange && S_ISDIR(new->i_mode)) {
 		err = sffs_dir_empty(c, new->i_ino);
 		if (err <= 0) {
@@ -658,7 +658,7 @@ static int sffs_rename(struct user_namespace *mnt_userns,
 		set_nlink(new_dir, nlink[3]);
 	}
 out:
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_op_free(&op);
 	if (wh) {
 		/* the dcache learns of it at the next lookup of the old name */
@@ -691,7 +691,7 @@ static int sffs_readdir(struct file *file, struct dir_context *ctx)
 		unsigned int len;
 		u64 ino;
 
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		err = sffs_index_next(&c->j.idx, &key, &ref);
 		if (!err && (ref.key.ino != dir->i_ino ||
 			     sffs_key_type(&ref.key) != SFFS_KEY_DENTRY))
@@ -701,7 +701,7 @@ static int sffs_readdir(struct file *file, struct dir_context *ctx)
 		if (!err)
 			err = sffs_io_read_node(&c->io, ref.addr, ref.len, de,
 						SFFS_NODE_DENTRY);
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		if (err)
 			break;
 		len = le16_to_cpu(de->name_len);
@@ -722,9 +722,9 @@ static int sffs_dir_fsync(struct file *file, loff_t start, loff_t end,
 	struct sffs_info *c = SFFS_SB(file_inode(file)->i_sb);
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 

@@ -403,7 +403,7 @@ static void sffs_durability_commit_put_keeps_node(struct kunit *test)
 	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	/*
 	 * The state inside a commit on an aged device: no spares, no block
 	 * past the frontier, and a pool the next block must be scanned for.
@@ -447,7 +447,7 @@ static void sffs_durability_commit_put_keeps_node(struct kunit *test)
 	memcpy(j->spare, spare, sizeof(spare));
 	j->nspare = nspare;
 	j->in_commit = false;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_rf_umount(mnt);
 
 	mnt = sffs_rf_mount(rf, NULL);
@@ -504,9 +504,9 @@ static void sffs_durability_apply_error_readonly(struct kunit *test)
 	KUNIT_ASSERT_GT(test, c->j.idx.height, 1U);
 	f = file_open_root_mnt(mnt, "a", O_WRONLY, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	sffs_index_shrink(&c->j.idx, ULONG_MAX);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	bitmap_fill(rf->broken, RF_BLOCKS);
 	/* a whole block rewritten: nothing is read before it is journaled */
 	pos = 4096;
@@ -562,20 +562,20 @@ static void sffs_durability_commit_error_readonly(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "a", buf, len, true), 0);
 	c = SFFS_SB(mnt->mnt_sb);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	KUNIT_ASSERT_EQ(test, sffs_journal_commit(&c->j), 0);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	/* table changes to fold, and a table page only the flash has */
 	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "b", buf, len, true), 0);
 	KUNIT_ASSERT_GT(test, c->j.ebt_nr, 0UL);
 	bitmap_fill(rf->broken, RF_BLOCKS);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	sffs_index_shrink(&c->j.idx, ULONG_MAX);
 	/* hints alone may wait for a later commit: fold them, as unmount does */
 	c->j.fold_all = true;
 	err = sffs_journal_commit(&c->j);
 	c->j.fold_all = false;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	bitmap_zero(rf->broken, RF_BLOCKS);
 	KUNIT_EXPECT_LT(test, err, 0);
 	KUNIT_EXPECT_TRUE(test, c->io.ro);

@@ -33,9 +33,9 @@ static void sffs_unbudget(struct sffs_info *c, struct folio *folio)
 	if (!folio_test_private(folio))
 		return;
 	folio_detach_private(folio);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	c->budget -= min_t(u64, c->budget, SFFS_PAGE_BUDGET);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 }
 
 static int sffs_budget(struct sffs_info *c, struct folio *folio)
@@ -44,7 +44,7 @@ static int sffs_budget(struct sffs_info *c, struct folio *folio)
 
 	if (folio_test_private(folio))
 		return 0;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	/*
 	 * A file system that turned read-only after a failure takes no new
 	 * data into the page cache: it could never be written.
@@ -52,7 +52,7 @@ static int sffs_budget(struct sffs_info *c, struct folio *folio)
 	err = c->io.ro ? -EROFS : sffs_space(c, SFFS_PAGE_BUDGET, false);
 	if (!err)
 		c->budget += SFFS_PAGE_BUDGET;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (!err)
 		folio_attach_private(folio, (void *)1);
 	return err;
@@ -71,7 +71,7 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 	int err = 0;
 
 	if (page_offset(page) < isize) {
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		err = sffs_read_leaf(c, &key, SFFS_NODE_DATA, dn);
 		if (err == -ENOENT) {
 			err = 0;	/* a hole */
@@ -92,7 +92,7 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 					err = -EUCLEAN;
 			}
 		}
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 	}
 	if (err) {
 		pr_err("sffs: %s: inode %lu block %lu: read error %d\n",
@@ -301,7 +301,7 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 	tn.ino = cpu_to_le64(inode->i_ino);
 	tn.old_size = cpu_to_le64(old);
 	tn.new_size = cpu_to_le64(cut);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (page)
 		sffs_data_wnode(c, inode, page, offs, &wn[n++]);
 	err = sffs_inode_node_size(inode, &wn[n], i_size_read(inode));
@@ -317,7 +317,7 @@ int sffs_truncate_journal(struct inode *inode, loff_t cut, loff_t old)
 			sffs_inode_journaled(inode, &wn[n - 1]);
 		kfree(wn[n - 1].buf);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (page) {
 		unlock_page(page);
 		put_page(page);
@@ -337,7 +337,7 @@ static int sffs_trim_stale(struct inode *inode)
 	loff_t size;
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	size = si->flash_size;
 	/*
 	 * Only before the first growth, when i_size is the size on the
@@ -346,7 +346,7 @@ static int sffs_trim_stale(struct inode *inode)
 	 */
 	err = size == i_size_read(inode) ?
 	      sffs_stale_blocks(c, inode->i_ino, size) : 0;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (err > 0) {
 		pr_info("sffs: %s: inode %lu: dropping data a power cut left past its size %lld\n",
 			c->io.mtd->name, inode->i_ino, size);
@@ -374,9 +374,9 @@ static int sffs_writepage(struct page *page, struct writeback_control *wbc)
 	}
 	len = min_t(loff_t, PAGE_SIZE, isize - page_offset(page));
 	set_page_writeback(page);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_write_block(c, inode, page, len);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_unbudget(c, folio);
 	if (err > 0) {
 		/* the size on the flash is behind: write_inode() catches up */
@@ -536,9 +536,9 @@ static int sffs_fsync(struct file *file, loff_t start, loff_t end,
 	 * The size the flash knows grows only over data on the flash
 	 * (sffs_claim_size()): the pages between it and @start go too.
 	 */
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	start = min(start, SFFS_I(inode)->flash_size);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	err = file_write_and_wait_range(file, start, end);
 	if (err)
 		return err;
@@ -548,9 +548,9 @@ static int sffs_fsync(struct file *file, loff_t start, loff_t end,
 		err = sffs_write_inode_now(inode);
 	if (err)
 		return err;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 

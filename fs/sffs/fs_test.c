@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cred.h>
+#include <linux/debug_locks.h>
 #include <linux/fault-inject.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -15,8 +16,10 @@
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <linux/statfs.h>
 #include <linux/vmalloc.h>
+#include <linux/writeback.h>
 #include <linux/xattr.h>
 #include <trace/events/sffs.h>
 #include "sffs.h"
@@ -103,7 +106,7 @@ static void sffs_fs_mount_empty(struct kunit *test)
 	 * scans read up to
 	 */
 	c = SFFS_SB(mnt->mnt_sb);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	KUNIT_EXPECT_LT(test, bad[0], c->j.alloc_eb);
 	for (i = 0; i < ARRAY_SIZE(bad) && bad[i] < c->j.alloc_eb; i++) {
 		struct ebt_probe p = { .eb = bad[i] };
@@ -115,7 +118,7 @@ static void sffs_fs_mount_empty(struct kunit *test)
 				    "block %u (frontier %u)", bad[i],
 				    c->j.alloc_eb);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
@@ -211,7 +214,7 @@ static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
 	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	for (eb = j->alloc_eb; !err && eb < j->io->eb_count; eb++)
 		if (!sffs_io_is_anchor(j->io, eb))
 			err = sffs_ebt_free(j, eb);
@@ -219,7 +222,7 @@ static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
 	j->alloc_eb = j->io->eb_count;
 	j->npool = 0;
 	err = err ?: sffs_journal_commit(j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "%u blocks: ageing", blocks);
 
 	pages = j->gc.scan_pages;
@@ -232,11 +235,11 @@ static void commit_cost(struct kunit *test, u32 blocks, struct commit_cost *cc)
 		sffs_test_fill(buf, RF_ERASESIZE, i, false);
 		err = sffs_test_write_file(mnt, name, buf, RF_ERASESIZE,
 					   true);
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		t = ktime_get_ns();
 		err = err ?: sffs_journal_commit(j);
 		ns += ktime_get_ns() - t;
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 	}
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "%u blocks: writes", blocks);
 	cc->commits = j->commits - commits;
@@ -326,7 +329,7 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	/* every page of the table on the flash, as after years of use */
 	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
 		if (!sffs_io_is_anchor(j->io, eb))
@@ -334,7 +337,7 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	j->alloc_eb = blocks;
 	err = err ?: sffs_journal_commit(j);
 	if (err) {
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		KUNIT_FAIL(test, "ageing: %d", err);
 		sffs_rf_umount(mnt);
 		goto out;
@@ -381,7 +384,7 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	for (p = 1; p < HINT_PAGES; p++)
 		sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS + 100),
 			      8192);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 
 	/* the unmount writes what waits */
 	sffs_rf_umount(mnt);
@@ -392,14 +395,14 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	for (p = 1; p < HINT_PAGES; p++) {
 		eb = p * SFFS_EBT_RECS + 100;
 		KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, eb));
 		KUNIT_EXPECT_EQ_MSG(test, ebt_live_of(test, j, eb), 8192U,
 				    "block %u", eb);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
@@ -1002,9 +1005,9 @@ static void sffs_powercut_orphan(struct kunit *test)
 		mnt = sffs_rf_mount(rf, "compr=none");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 		c = SFFS_SB(mnt->mnt_sb);
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		used0 = c->j.used;
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		for (i = 0; i < 3; i++) {
 			char name[16];
 
@@ -1049,12 +1052,12 @@ static void sffs_powercut_orphan(struct kunit *test)
 		KUNIT_EXPECT_FALSE(test, sffs_test_ino_in_index(mnt, ino[1]));
 		KUNIT_EXPECT_TRUE(test, sffs_test_ino_in_index(mnt, ino[2]));
 		/* the space of two of the three files came back */
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		KUNIT_EXPECT_LT_MSG(test, c->j.used, used0 + 3 * ORPHAN_LEN / 2,
 				    "round %d: used %llu, %llu before", round,
 				    c->j.used, used0);
 		KUNIT_EXPECT_GT(test, c->j.used, used0 + ORPHAN_LEN);
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		sffs_test_check_space(test, mnt, "orphans deleted", round);
 		sffs_test_check_free(test, mnt, "orphans deleted", round);
 		sffs_test_fill(buf, ORPHAN_LEN, 2, false);
@@ -1704,9 +1707,9 @@ static u32 rf_block_of(struct vfsmount *mnt, const char *name, u64 blk)
 	key = blk == ~0ULL ? sffs_key(file_inode(f)->i_ino, SFFS_KEY_INODE, 0) :
 			     sffs_key(file_inode(f)->i_ino, SFFS_KEY_DATA, blk);
 	__fput_sync(f);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_index_lookup(&c->j.idx, &key, &ref);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err ? U32_MAX : sffs_addr_eb(&c->io, ref.addr);
 }
 
@@ -2042,7 +2045,7 @@ static void sffs_badblock_commit(struct kunit *test)
 		down_read(&mnt->mnt_sb->s_umount);
 		KUNIT_EXPECT_EQ(test, sync_filesystem(mnt->mnt_sb), 0);
 		up_read(&mnt->mnt_sb->s_umount);
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		fails = rf->prog_failures;
 		/* a commit programs a few pages: fail the 1st, 2nd or 3rd */
 		rf->fail_in = 1 + (k - 1) % 3;
@@ -2058,7 +2061,7 @@ static void sffs_badblock_commit(struct kunit *test)
 		for (i = 0; i < SFFS_ANCHOR_BLOCKS; i++)
 			if (test_and_clear_bit(c->io.anchor_eb[i], rf->failing))
 				in_anchor++;
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		KUNIT_EXPECT_EQ_MSG(test, err, 0, "commit failing at program %u",
 				    k);
 		KUNIT_EXPECT_FALSE(test, c->io.ro);
@@ -2067,7 +2070,7 @@ static void sffs_badblock_commit(struct kunit *test)
 	KUNIT_EXPECT_LT(test, in_anchor, in_commit / 2);
 
 	/* the anchor block the next checkpoint goes to fails */
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	upb = c->io.erase_size / c->io.cp_unit;
 	KUNIT_ASSERT_LT(test, c->io.cp_next, 2 * upb);
 	KUNIT_ASSERT_GT(test, c->io.cp_next, 0U);
@@ -2078,7 +2081,7 @@ static void sffs_badblock_commit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sffs_journal_commit(&c->j), 0);
 	KUNIT_EXPECT_EQ(test, rf->prog_failures, fails + 1);
 	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	clear_bit(eb, rf->failing);
 
 	/* the next writes have garbage collection empty the failing blocks */
@@ -2845,12 +2848,12 @@ static void near_full_run(struct kunit *test, struct near_full *r)
 	 * moves took free bytes, and the commit that gives the emptied
 	 * blocks back.
 	 */
-	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_lock(SFFS_SB(mnt->mnt_sb));
 	r->free0 = j->free;
 	r->jres = sffs_journal_reserve(j);
 	r->runs = j->gc.runs;
 	r->commits = j->commit;
-	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_unlock(SFFS_SB(mnt->mnt_sb));
 	do {
 		prandom_bytes_state(&rnd, buf, 4096);
 		n = kernel_write(f, buf, 4096, &pos);
@@ -2858,10 +2861,10 @@ static void near_full_run(struct kunit *test, struct near_full *r)
 	} while (n == 4096);
 	err = vfs_fsync(f, 0);
 	__fput_sync(f);
-	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_lock(SFFS_SB(mnt->mnt_sb));
 	r->runs = j->gc.runs - r->runs;
 	r->commits = j->commit - r->commits;
-	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_unlock(SFFS_SB(mnt->mnt_sb));
 	r->after = vfs_statfs(&root, &st) ? U64_MAX : st.f_bavail * st.f_bsize;
 	r->rounds = SFFS_SB(mnt->mnt_sb)->j.gc.more_rounds;
 	r->wide = SFFS_SB(mnt->mnt_sb)->j.gc.wide_rounds;
@@ -3171,10 +3174,10 @@ static void anchor_next_slot(struct kunit *test, struct vfsmount *mnt)
 	unsigned int slot = c->io.cp_slot, n;
 	int err = 0;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	for (n = 0; !err && c->io.cp_slot == slot && n <= 2 * RF_PAGES; n++)
 		err = sffs_journal_commit(&c->j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_NE(test, c->io.cp_slot, slot);
 }
@@ -3284,9 +3287,9 @@ static u64 node_addr_of(struct vfsmount *mnt, const char *name, u64 blk,
 	__fput_sync(f);
 	key = blk == ~0ULL ? sffs_key(*ino, SFFS_KEY_INODE, 0) :
 			     sffs_key(*ino, SFFS_KEY_DATA, blk);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_index_lookup(&c->j.idx, &key, &ref);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err ? U64_MAX : ref.addr;
 }
 
@@ -3551,9 +3554,9 @@ static void sffs_fs_leaf_key_checked(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	c = SFFS_SB(mnt->mnt_sb);
 	key = sffs_key(ino, SFFS_KEY_DATA, 0);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_read_leaf(c, &key, SFFS_NODE_DATA, c->rbuf);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	KUNIT_EXPECT_EQ(test, err, -EUCLEAN);
 	/* the page cache turns it into -EIO */
 	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", buf, len, tmp),
@@ -3672,6 +3675,70 @@ static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 
+/*
+ * Page reclaim writes dirty pages through ->writepage, which takes
+ * c->mutex; kswapd calls it holding the fs_reclaim lockdep map.  So an
+ * allocation under c->mutex that may recurse into file system reclaim
+ * could wait on reclaim that waits on c->mutex, or evict an inode of the
+ * same mount and take c->mutex again.  This case plays kswapd's part,
+ * ->writepage with fs_reclaim held, then runs what allocates under
+ * c->mutex: writeback, a commit, a remount's replay, directory, symlink,
+ * xattr and rename operations.  Lockdep knows both orders then, reports
+ * any cycle and turns itself off (debug_locks).
+ */
+static void sffs_fs_reclaim_safe(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	u8 *buf = kunit_kmalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	struct writeback_control wbc = {
+		.sync_mode = WB_SYNC_NONE, .nr_to_write = 1, .for_reclaim = 1,
+	};
+	struct vfsmount *mnt;
+	struct page *page;
+	struct file *f;
+	loff_t pos = 0;
+	int err;
+
+	if (!IS_ENABLED(CONFIG_PROVE_LOCKING))
+		kunit_skip(test, "needs CONFIG_PROVE_LOCKING");
+	if (!debug_locks)
+		kunit_skip(test, "lockdep turned off by an earlier report");
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	sffs_test_fill(buf, 4 * PAGE_SIZE, 3, false);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	f = file_open_root_mnt(mnt, "r", O_CREAT | O_WRONLY, 0644);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	KUNIT_EXPECT_EQ(test, kernel_write(f, buf, 4 * PAGE_SIZE, &pos),
+			(ssize_t)(4 * PAGE_SIZE));
+
+	/* kswapd's pageout() of the first page */
+	page = find_lock_page(f->f_mapping, 0);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, clear_page_dirty_for_io(page));
+	fs_reclaim_acquire(GFP_KERNEL);
+	err = f->f_mapping->a_ops->writepage(page, &wbc);
+	fs_reclaim_release(GFP_KERNEL);
+	put_page(page);
+	KUNIT_EXPECT_EQ(test, err, 0);
+
+	KUNIT_EXPECT_EQ(test, vfs_fsync(f, 0), 0);
+	__fput_sync(f);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "s", buf, PAGE_SIZE,
+						   true), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "s", "r"), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
+	sffs_rf_umount(mnt);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "r", buf, PAGE_SIZE,
+						   buf + PAGE_SIZE), 0);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_TRUE_MSG(test, debug_locks,
+			      "lockdep reported a problem: see the log");
+	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
+}
+
 static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_empty),
 	KUNIT_CASE(sffs_fs_mount_reads_bounded),
@@ -3701,6 +3768,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_leaf_key_checked),
 	KUNIT_CASE(sffs_fs_trusted_xattr_hidden),
 	KUNIT_CASE(sffs_fs_fsync_syncs_mtd),
+	KUNIT_CASE(sffs_fs_reclaim_safe),
 	{}
 };
 

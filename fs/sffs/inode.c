@@ -212,7 +212,7 @@ int sffs_feature_incompat(struct sffs_info *c, u32 feat)
 	struct sffs_checkpoint_node *cp = &c->j.cp;
 	int err = 0;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (!(le32_to_cpu(cp->feat_incompat) & feat)) {
 		cp->feat_incompat |= cpu_to_le32(feat);
 		err = sffs_journal_commit(&c->j);
@@ -222,7 +222,7 @@ int sffs_feature_incompat(struct sffs_info *c, u32 feat)
 			pr_info("sffs: %s: incompatible feature %#x turned on: kernels before it cannot mount this file system\n",
 				c->io.mtd->name, feat);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 
@@ -310,9 +310,9 @@ struct inode *sffs_new_inode(struct inode *dir, umode_t mode)
 	SFFS_I(inode)->compr = S_ISREG(mode) ? SFFS_I(dir)->compr : 0;
 	if (!sffs_tfm(c, SFFS_I(inode)->compr))
 		SFFS_I(inode)->compr = c->compr;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	inode->i_ino = c->j.next_ino++;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return inode;
 }
 
@@ -544,12 +544,12 @@ void sffs_orphans_finish(struct sffs_info *c)
 	for (;;) {
 		u64 ino;
 
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		err = sffs_index_next(&c->j.idx, &key, &ref);
 		if (!err && (ref.key.ino != SFFS_META_INO ||
 			     sffs_key_type(&ref.key) != SFFS_KEY_ORPHAN))
 			err = -ENOENT;
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		if (err)
 			break;
 		key = ref.key;
@@ -564,7 +564,7 @@ void sffs_orphans_finish(struct sffs_info *c)
 			iput(inode);
 			continue;
 		}
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		err = ref.len == sizeof(*on) ? 0 : -EUCLEAN;
 		if (!err)
 			err = sffs_io_read_node(&c->io, ref.addr, ref.len, on,
@@ -576,7 +576,7 @@ void sffs_orphans_finish(struct sffs_info *c)
 		}
 		if (!err)
 			err = sffs_orphan_finish(c, ino);
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		if (err == -EUCLEAN || err == -EIO) {
 			/* this record is damaged: the others may not be */
 			pr_err("sffs: %s: orphan record of inode %llu: %d; left\n",
@@ -605,7 +605,7 @@ int sffs_write_inode_now(struct inode *inode)
 	struct sffs_wnode wn;
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_inode_node(inode, &wn);
 	if (!err) {
 		err = sffs_space(c, wn.len, true);
@@ -615,7 +615,7 @@ int sffs_write_inode_now(struct inode *inode)
 			sffs_inode_journaled(inode, &wn);
 		kfree(wn.buf);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 
@@ -628,10 +628,10 @@ bool sffs_size_behind(struct inode *inode)
 	struct sffs_info *c = SFFS_SB(inode->i_sb);
 	bool behind;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	behind = S_ISREG(inode->i_mode) && !c->io.ro &&
 		 SFFS_I(inode)->flash_size < i_size_read(inode);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return behind;
 }
 
@@ -660,9 +660,9 @@ void sffs_evict_inode(struct inode *inode)
 	    !sb_rdonly(inode->i_sb)) {
 		tn.ino = cpu_to_le64(inode->i_ino);
 		tn.old_size = cpu_to_le64(inode->i_size);
-		mutex_lock(&c->mutex);
+		sffs_lock(c);
 		err = sffs_write_op(&c->j, &wn, 1);
-		mutex_unlock(&c->mutex);
+		sffs_unlock(c);
 		if (err)
 			pr_err("sffs: %s: cannot delete inode %lu: %d\n",
 			       c->io.mtd->name, inode->i_ino, err);

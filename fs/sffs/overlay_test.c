@@ -166,9 +166,9 @@ static u64 used_bytes(struct vfsmount *mnt)
 	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
 	u64 used;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	used = c->j.used;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return used;
 }
 

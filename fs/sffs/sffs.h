@@ -13,6 +13,7 @@
 #include <linux/kobject.h>
 #include <linux/lzo.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
 #include <linux/shrinker.h>
 #include "journal.h"
 
@@ -42,7 +43,9 @@ struct crypto_comp;
 /**
  * struct sffs_info - a mounted SFFS
  * @sb: the super block
- * @mutex: serialises the journal, the index and flash I/O
+ * @mutex: serialises the journal, the index and flash I/O; taken with
+ *	   sffs_lock()
+ * @nofs: memalloc_nofs_save() of the task holding @mutex
  * @io: flash I/O
  * @j: the journal and the index
  * @rbuf: a leaf node read from flash, under @mutex
@@ -70,6 +73,7 @@ struct crypto_comp;
 struct sffs_info {
 	struct super_block *sb;
 	struct mutex mutex;	/* see above */
+	unsigned int nofs;
 	struct sffs_io io;
 	struct sffs_journal j;
 	void *rbuf;
@@ -92,6 +96,27 @@ struct sffs_info {
 	struct completion kobj_gone;
 	bool kobj_added;
 };
+
+/*
+ * Page reclaim writes dirty pages through ->writepage, which takes
+ * @c->mutex, and the shrinkers may evict an inode of this mount, which
+ * takes it too.  So nothing done under it may recurse into file system
+ * reclaim: sffs_lock() makes every allocation of the task GFP_NOFS until
+ * sffs_unlock(), those of the VFS and the crypto API made under it
+ * included (Documentation/core-api/gfp_mask-from-fs-io.rst).  The flags
+ * saved live in @c, which only the holder of the mutex touches.
+ */
+static inline void sffs_lock(struct sffs_info *c)
+{
+	mutex_lock(&c->mutex);
+	c->nofs = memalloc_nofs_save();
+}
+
+static inline void sffs_unlock(struct sffs_info *c)
+{
+	memalloc_nofs_restore(c->nofs);
+	mutex_unlock(&c->mutex);
+}
 
 /**
  * struct sffs_inode - an SFFS inode in RAM

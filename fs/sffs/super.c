@@ -79,13 +79,13 @@ static int sffs_statfs(struct dentry *dentry, struct kstatfs *buf)
 	struct sffs_info *c = SFFS_SB(dentry->d_sb);
 	u64 total, avail, reserve;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	total = c->j.free + c->j.dirty + c->j.used;
 	reserve = sffs_journal_reserve(&c->j) + sffs_gc_reserve(&c->j) +
 		  c->budget;
 	avail = c->j.free + c->j.dirty - sffs_dark(&c->j);
 	avail = avail > reserve ? avail - reserve : 0;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 
 	/*
 	 * A block of data costs the flash a node header more than its own
@@ -110,9 +110,9 @@ static int sffs_sync_fs(struct super_block *sb, int wait)
 
 	if (!wait)
 		return 0;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 
@@ -124,7 +124,7 @@ static void sffs_put_super(struct super_block *sb)
 	sffs_sysfs_del(c);
 	sffs_debugfs_exit(c);
 	unregister_shrinker(&c->shrinker);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (!c->io.ro) {
 		sffs_gc_retire(&c->j);
 		c->j.fold_all = true;
@@ -134,7 +134,7 @@ static void sffs_put_super(struct super_block *sb)
 			pr_err("sffs: %s: commit at unmount failed: %d; the journal will be replayed\n",
 			       c->io.mtd->name, err);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	mtd_sync(c->io.mtd);
 	sffs_journal_unmount(&c->j);
 	sffs_compr_exit(c);
@@ -180,6 +180,7 @@ static unsigned long sffs_shrink_scan(struct shrinker *s,
 	struct sffs_info *c = container_of(s, struct sffs_info, shrinker);
 	unsigned long freed;
 
+	/* reclaim may come from under the mutex: never wait for it here */
 	if (!mutex_trylock(&c->mutex))
 		return SHRINK_STOP;
 	freed = sffs_index_shrink(&c->j.idx, sc->nr_to_scan);
@@ -286,11 +287,11 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 	err = sffs_compr_init(c);
 	if (err)
 		goto out_io;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_journal_mount(&c->j, &c->io,
 				 ctx->jmax ?: sffs_default_journal(&c->io));
 	c->need_restart = !err && c->io.ro && c->j.replayed;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (err)
 		goto out_compr;
 	c->j.sb = sb;
@@ -364,7 +365,7 @@ static int sffs_reconfigure(struct fs_context *fc)
 	int err = 0;
 
 	sync_filesystem(sb);
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	if (to_ro && !sb_rdonly(sb)) {
 		sffs_gc_retire(&c->j);
 		c->j.fold_all = true;
@@ -398,7 +399,7 @@ static int sffs_reconfigure(struct fs_context *fc)
 	}
 	if (!err)
 		err = sffs_apply_options(c, fc);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	if (!err && !to_ro && sb_rdonly(sb))
 		sffs_orphans_finish(c);
 	return err;

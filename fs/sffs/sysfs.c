@@ -92,9 +92,9 @@ static ssize_t sffs_attr_show(struct kobject *kobj, struct attribute *attr,
 	struct sffs_attr *a = container_of(attr, struct sffs_attr, attr);
 	u64 val;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	val = a->get(c);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return sysfs_emit(buf, "%llu\n", val);
 }
 

@@ -533,9 +533,9 @@ int sffs_test_journal_sync(struct vfsmount *mnt)
 	struct sffs_info *c = SFFS_SB(mnt->mnt_sb);
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_journal_sync(&c->j);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 
@@ -585,7 +585,7 @@ unsigned int sffs_test_count_orphans(struct vfsmount *mnt)
 	struct sffs_zref ref;
 	unsigned int n = 0;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	while (!sffs_index_next(&c->j.idx, &key, &ref) &&
 	       ref.key.ino == SFFS_META_INO &&
 	       sffs_key_type(&ref.key) == SFFS_KEY_ORPHAN) {
@@ -593,7 +593,7 @@ unsigned int sffs_test_count_orphans(struct vfsmount *mnt)
 		key = ref.key;
 		key.tv++;
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return n;
 }
 
@@ -605,9 +605,9 @@ bool sffs_test_ino_in_index(struct vfsmount *mnt, u64 ino)
 	struct sffs_zref ref;
 	bool found;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	found = !sffs_index_next(&c->j.idx, &key, &ref) && ref.key.ino == ino;
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return found;
 }
 
@@ -650,14 +650,14 @@ void sffs_test_check_space(struct kunit *test, struct vfsmount *mnt,
 	for (eb = 0; eb < c->io.eb_count; eb++)
 		if (!sffs_io_is_bad(&c->io, eb) && !sffs_io_is_anchor(&c->io, eb))
 			cap += c->io.erase_size;
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	KUNIT_EXPECT_EQ(test, ebt_walk(&c->j, count_retired, &retired), 0);
 	cap -= (u64)retired * c->io.erase_size;
 	sum = c->j.free + c->j.used + c->j.dirty;
 	KUNIT_EXPECT_EQ_MSG(test, sum, cap,
 			    "%s %d: free %llu + used %llu + dirty %llu",
 			    when, n, c->j.free, c->j.used, c->j.dirty);
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 }
 
 static void count_free(struct sffs_journal *j, u32 eb,
@@ -681,7 +681,7 @@ void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,
 	u32 blocks = 0, eb;
 	u64 have;
 
-	mutex_lock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_lock(SFFS_SB(mnt->mnt_sb));
 	KUNIT_EXPECT_EQ(test, ebt_walk(j, count_free, &blocks), 0);
 	/* the scan stops at the frontier: what is past it was never used */
 	for (eb = j->alloc_eb; eb < j->io->eb_count; eb++)
@@ -693,7 +693,7 @@ void sffs_test_check_free(struct kunit *test, struct vfsmount *mnt,
 			    "%s %d: free bytes %llu, in %u free blocks, %u listed, %u spares and the head: %llu",
 			    when, n, j->free, blocks, j->jcnt - j->jcur - 1,
 			    j->nspare, have);
-	mutex_unlock(&SFFS_SB(mnt->mnt_sb)->mutex);
+	sffs_unlock(SFFS_SB(mnt->mnt_sb));
 }
 
 /* The .exit of the suites: frees the flash sffs_rf_create() made */

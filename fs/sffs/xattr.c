@@ -23,7 +23,7 @@ static int sffs_xattr_get(const struct xattr_handler *handler,
 	struct sffs_name_slot x;
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_find_name(c, inode->i_ino, SFFS_NODE_XATTR, full,
 			     strlen(full), xn, &x);
 	if (!err && !x.found)
@@ -36,7 +36,7 @@ static int sffs_xattr_get(const struct xattr_handler *handler,
 			memcpy(buffer, xn->data + le16_to_cpu(xn->name_len),
 			       err);
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err;
 }
 
@@ -64,7 +64,7 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 	if (!xn)
 		return -ENOMEM;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	err = sffs_find_name(c, inode->i_ino, SFFS_NODE_XATTR, full, nlen,
 			     c->xbuf, &x);
 	if (err)
@@ -112,7 +112,7 @@ static int sffs_xattr_set(const struct xattr_handler *handler,
 		si->xattr_size = bytes;
 	}
 out:
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	kfree(wn[1].buf);
 	kfree(xn);
 	return err;
@@ -149,7 +149,7 @@ ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
 	ssize_t total = 0;
 	int err;
 
-	mutex_lock(&c->mutex);
+	sffs_lock(c);
 	for (;;) {
 		size_t nlen;
 
@@ -183,7 +183,7 @@ ssize_t sffs_listxattr(struct dentry *dentry, char *buffer, size_t size)
 		}
 		total += nlen + 1;
 	}
-	mutex_unlock(&c->mutex);
+	sffs_unlock(c);
 	return err ? err : total;
 }
 
