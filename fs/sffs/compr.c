@@ -29,8 +29,10 @@ int sffs_compr_init(struct sffs_info *c)
  * @type: &enum sffs_compr
  *
  * A zstd context costs more than a megabyte, so a mount only pays for
- * the algorithms it writes or finds on the flash.  The allocation must
- * not recurse into file system reclaim: callers may hold c->mutex.
+ * the algorithms it writes or finds on the flash.  Never with c->mutex
+ * held: the crypto API takes crypto_alg_sem, whose writers allocate with
+ * GFP_KERNEL, and may load a module with modprobe, which may have to
+ * read from this very file system.  Under the mutex, sffs_tfm_ready().
  *
  * Return: the compressor, or NULL if @type is none, not built in, or
  * cannot be allocated.
@@ -47,6 +49,7 @@ struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type)
 	tfm = READ_ONCE(c->tfm[type]);
 	if (tfm)
 		return tfm;
+	lockdep_assert_not_held(&c->mutex);
 	nofs = memalloc_nofs_save();
 	tfm = crypto_alloc_comp(sffs_compr_names[type], 0, 0);
 	memalloc_nofs_restore(nofs);
@@ -61,6 +64,21 @@ struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type)
 		tfm = c->tfm[type];
 	}
 	return tfm;
+}
+
+/**
+ * sffs_tfm_ready - the compressor of a mount if it is allocated already
+ * @c: the file system, whose mutex the caller may hold
+ * @type: &enum sffs_compr
+ *
+ * Return: the compressor, or NULL if @type is none or no sffs_tfm() has
+ * allocated it yet.
+ */
+struct crypto_comp *sffs_tfm_ready(struct sffs_info *c, unsigned int type)
+{
+	if (type == SFFS_COMPR_NONE || type >= SFFS_COMPR_TYPES)
+		return NULL;
+	return READ_ONCE(c->tfm[type]);
 }
 
 void sffs_compr_exit(struct sffs_info *c)

@@ -66,8 +66,11 @@ struct inode *sffs_iget(struct super_block *sb, u64 ino)
 	if (!err)
 		err = sffs_fill_inode(inode, c->rbuf);
 	sffs_unlock(c);
-	if (!err)
+	if (!err) {
 		sffs_set_ops(inode);
+		/* for its writes, which hold the mutex */
+		sffs_tfm(c, SFFS_I(inode)->compr);
+	}
 	if (err) {
 		if (err == -ENOENT || err == -EUCLEAN)
 			pr_err("sffs: %s: inode %llu: %s\n", c->io.mtd->name, ino,

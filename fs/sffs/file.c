@@ -67,10 +67,11 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 	struct sffs_data_node *dn = c->rbuf;
 	loff_t isize = i_size_read(inode);
 	void *addr = kmap_local_page(page);
-	unsigned int size = 0;
+	unsigned int size = 0, need = SFFS_COMPR_NONE;
 	int err = 0;
 
 	if (page_offset(page) < isize) {
+again:
 		sffs_lock(c);
 		err = sffs_read_leaf(c, &key, SFFS_NODE_DATA, dn);
 		if (err == -ENOENT) {
@@ -82,8 +83,10 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 			size = le32_to_cpu(dn->size);
 			if (dn->compr == SFFS_COMPR_NONE) {
 				memcpy(addr, dn->data, size);
-			} else if (!sffs_tfm(c, dn->compr)) {
-				err = -EOPNOTSUPP;
+			} else if (!sffs_tfm_ready(c, dn->compr)) {
+				/* allocated without the mutex (sffs_tfm()) */
+				err = need == dn->compr ? -EOPNOTSUPP : -EAGAIN;
+				need = dn->compr;
 			} else {
 				err = crypto_comp_decompress(c->tfm[dn->compr],
 							     dn->data, clen,
@@ -93,6 +96,11 @@ static int sffs_do_readpage(struct inode *inode, struct page *page)
 			}
 		}
 		sffs_unlock(c);
+		if (err == -EAGAIN) {
+			if (sffs_tfm(c, need))
+				goto again;
+			err = -EOPNOTSUPP;
+		}
 	}
 	if (err) {
 		pr_err("sffs: %s: inode %lu block %lu: read error %d\n",
@@ -151,7 +159,8 @@ static void sffs_data_wnode(struct sffs_info *c, struct inode *inode,
 		c->compr_skipped++;
 		compr = SFFS_COMPR_NONE;
 	}
-	if (compr && sffs_tfm(c, compr)) {
+	/* allocated when the file's compression was set (sffs_tfm()) */
+	if (compr && sffs_tfm_ready(c, compr)) {
 		c->compr_tried++;
 		if (!crypto_comp_compress(c->tfm[compr], addr, len, c->cbuf,
 					  &clen) && clen < len) {

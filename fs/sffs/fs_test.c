@@ -10,7 +10,9 @@
 #include <linux/debug_locks.h>
 #include <linux/fault-inject.h>
 #include <linux/file.h>
+#include <linux/fileattr.h>
 #include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/mount.h>
 #include <linux/mtd/mtd.h>
 #include <linux/namei.h>
@@ -3679,21 +3681,27 @@ static void sffs_fs_fsync_syncs_mtd(struct kunit *test)
  * Page reclaim writes dirty pages through ->writepage, which takes
  * c->mutex; kswapd calls it holding the fs_reclaim lockdep map.  So an
  * allocation under c->mutex that may recurse into file system reclaim
- * could wait on reclaim that waits on c->mutex, or evict an inode of the
- * same mount and take c->mutex again.  This case plays kswapd's part,
- * ->writepage with fs_reclaim held, then runs what allocates under
- * c->mutex: writeback, a commit, a remount's replay, directory, symlink,
- * xattr and rename operations.  Lockdep knows both orders then, reports
- * any cycle and turns itself off (debug_locks).
+ * could wait on reclaim that waits on c->mutex.  This case plays kswapd's
+ * part, ->writepage with fs_reclaim held and PF_MEMALLOC set, then does
+ * what allocates under c->mutex: a mount, writeback, a rename, a commit,
+ * a remount that changes the compression, and reads of blocks compressed
+ * with a compressor the mount has not allocated yet (sffs_tfm() asserts
+ * that it is not called under the mutex).  Lockdep then knows both
+ * orders, for these paths and for those the other cases of the same boot
+ * take, reports any cycle and turns itself off (debug_locks).
  */
 static void sffs_fs_reclaim_safe(struct kunit *test)
 {
 	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
-	u8 *buf = kunit_kmalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	u8 *buf = kunit_kmalloc(test, 5 * PAGE_SIZE, GFP_KERNEL);
 	struct writeback_control wbc = {
 		.sync_mode = WB_SYNC_NONE, .nr_to_write = 1, .for_reclaim = 1,
 	};
+	struct fs_context *fc;
 	struct vfsmount *mnt;
+	unsigned int noreclaim;
+	struct fileattr fa;
+	bool warned;
 	struct page *page;
 	struct file *f;
 	loff_t pos = 0;
@@ -3703,6 +3711,7 @@ static void sffs_fs_reclaim_safe(struct kunit *test)
 		kunit_skip(test, "needs CONFIG_PROVE_LOCKING");
 	if (!debug_locks)
 		kunit_skip(test, "lockdep turned off by an earlier report");
+	warned = test_taint(TAINT_WARN);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sffs_test_fill(buf, 4 * PAGE_SIZE, 3, false);
 	mnt = sffs_rf_mount(rf, NULL);
@@ -3716,9 +3725,11 @@ static void sffs_fs_reclaim_safe(struct kunit *test)
 	page = find_lock_page(f->f_mapping, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_EXPECT_TRUE(test, clear_page_dirty_for_io(page));
+	noreclaim = memalloc_noreclaim_save();
 	fs_reclaim_acquire(GFP_KERNEL);
 	err = f->f_mapping->a_ops->writepage(page, &wbc);
 	fs_reclaim_release(GFP_KERNEL);
+	memalloc_noreclaim_restore(noreclaim);
 	put_page(page);
 	KUNIT_EXPECT_EQ(test, err, 0);
 
@@ -3728,14 +3739,46 @@ static void sffs_fs_reclaim_safe(struct kunit *test)
 						   true), 0);
 	KUNIT_EXPECT_EQ(test, sffs_test_rename(mnt, "s", "r"), 0);
 	KUNIT_EXPECT_EQ(test, sffs_test_journal_sync(mnt), 0);
+
+	/* a remount that takes a compressor this mount has not used yet */
+	fc = fs_context_for_reconfigure(mnt->mnt_root, 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fc));
+	err = vfs_parse_fs_string(fc, "compr", "zstd", 4);
+	if (!err) {
+		down_write(&mnt->mnt_sb->s_umount);
+		err = fc->ops->reconfigure(fc);
+		up_write(&mnt->mnt_sb->s_umount);
+	}
+	put_fs_context(fc);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	sffs_test_fill(buf + PAGE_SIZE, 2 * PAGE_SIZE, 4, true);
+	KUNIT_EXPECT_EQ(test, sffs_test_write_file(mnt, "z", buf + PAGE_SIZE,
+						   2 * PAGE_SIZE, true), 0);
+	KUNIT_EXPECT_GT(test, SFFS_SB(mnt->mnt_sb)->compr_tried, 0UL);
+	/* its blocks stay zstd: no lookup of it allocates that compressor */
+	f = file_open_root_mnt(mnt, "z", O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	fileattr_fill_flags(&fa, FS_NOCOMP_FL);
+	KUNIT_EXPECT_EQ(test, vfs_fileattr_set(&init_user_ns,
+					       f->f_path.dentry, &fa), 0);
+	__fput_sync(f);
 	sffs_rf_umount(mnt);
-	mnt = sffs_rf_mount(rf, NULL);
+
+	/* reads of blocks whose compressor is not allocated yet */
+	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "r", buf, PAGE_SIZE,
-						   buf + PAGE_SIZE), 0);
+						   buf + 3 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "z", buf + PAGE_SIZE,
+						   2 * PAGE_SIZE,
+						   buf + 3 * PAGE_SIZE), 0);
 	sffs_rf_umount(mnt);
 	KUNIT_EXPECT_TRUE_MSG(test, debug_locks,
 			      "lockdep reported a problem: see the log");
+	/* lockdep_assert_not_held() in sffs_tfm() */
+	if (!warned)
+		KUNIT_EXPECT_FALSE_MSG(test, test_taint(TAINT_WARN),
+				       "a warning: see the log");
 	KUNIT_EXPECT_EQ(test, rf->violations, 0U);
 }
 

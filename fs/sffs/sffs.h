@@ -98,13 +98,16 @@ struct sffs_info {
 };
 
 /*
- * Page reclaim writes dirty pages through ->writepage, which takes
- * @c->mutex, and the shrinkers may evict an inode of this mount, which
- * takes it too.  So nothing done under it may recurse into file system
- * reclaim: sffs_lock() makes every allocation of the task GFP_NOFS until
- * sffs_unlock(), those of the VFS and the crypto API made under it
- * included (Documentation/core-api/gfp_mask-from-fs-io.rst).  The flags
- * saved live in @c, which only the holder of the mutex touches.
+ * Page reclaim takes @c->mutex: kswapd writes dirty pages through
+ * ->writepage, and direct reclaim may wait for the writeback of a page
+ * whose ->writepage waits for the mutex.  So nothing done under it may
+ * recurse into file system reclaim: sffs_lock() makes every allocation
+ * of the task GFP_NOFS until sffs_unlock(), those of the VFS made under
+ * it included (Documentation/core-api/gfp_mask-from-fs-io.rst).  Other
+ * tasks are not covered: nothing under the mutex may wait for one that
+ * allocates freely, which is why compressors are allocated without it
+ * (sffs_tfm()).  The flags saved live in @c, which only the holder of
+ * the mutex touches.
  */
 static inline void sffs_lock(struct sffs_info *c)
 {
@@ -162,6 +165,7 @@ static inline struct sffs_inode *SFFS_I(const struct inode *inode)
 
 int sffs_compr_init(struct sffs_info *c);
 struct crypto_comp *sffs_tfm(struct sffs_info *c, unsigned int type);
+struct crypto_comp *sffs_tfm_ready(struct sffs_info *c, unsigned int type);
 void sffs_compr_exit(struct sffs_info *c);
 
 /* The largest directory entry and extended attribute nodes */

@@ -240,12 +240,22 @@ static int sffs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	return 0;
 }
 
+/* What sffs_apply_options() needs allocated, without the mutex */
+static void sffs_prepare_options(struct sffs_info *c, struct fs_context *fc)
+{
+	struct sffs_fc *ctx = fc->fs_private;
+
+	if (ctx->compr > 0)
+		sffs_tfm(c, ctx->compr);
+}
+
 static int sffs_apply_options(struct sffs_info *c, struct fs_context *fc)
 {
 	struct sffs_fc *ctx = fc->fs_private;
 
 	if (ctx->compr >= 0) {
-		if (ctx->compr && !sffs_tfm(c, ctx->compr))
+		/* sffs_prepare_options() allocated it: this may hold the mutex */
+		if (ctx->compr && !sffs_tfm_ready(c, ctx->compr))
 			return invalfc(fc, "compr=%s is not available",
 				       sffs_compr_opt[ctx->compr]);
 		c->compr = ctx->compr;
@@ -300,6 +310,7 @@ static int sffs_fill_super(struct super_block *sb, struct fs_context *fc)
 		sb->s_flags |= SB_RDONLY;
 	c->compr = c->j.cp.default_compr < SFFS_COMPR_TYPES &&
 		   sffs_tfm(c, c->j.cp.default_compr) ? c->j.cp.default_compr : 0;
+	sffs_prepare_options(c, fc);
 	err = sffs_apply_options(c, fc);
 	if (err)
 		goto out_journal;
@@ -365,6 +376,7 @@ static int sffs_reconfigure(struct fs_context *fc)
 	int err = 0;
 
 	sync_filesystem(sb);
+	sffs_prepare_options(c, fc);
 	sffs_lock(c);
 	if (to_ro && !sb_rdonly(sb)) {
 		sffs_gc_retire(&c->j);
