@@ -144,9 +144,12 @@ kernel: tree
 ksft: tree
 	$(H)/ksft.sh $(ARCH) $(TREE) $(BUILD)/ksft-$(ARCH) "$(KSFT_TARGETS)"
 
-# The test modules of the parallel_probe kselftest, next to it in the guest
-PPROBE_MODS	= $(foreach m,parallel_probe_modload parallel_probe_modload_dep, \
-		  --payload $(OBJ)/drivers/base/test/$(m).ko:parallel_probe/$(m).ko)
+# The test modules of the parallel_probe kselftest, next to it in the guest;
+# the fw_devlink one needs a device tree
+PPROBE_MODS_arm	:= parallel_probe_fwlink
+PPROBE_MODS	= $(foreach m,parallel_probe_modload parallel_probe_modload_dep \
+		  $(PPROBE_MODS_$(ARCH)), --payload \
+		  $(OBJ)/drivers/base/test/$(m).ko:parallel_probe/$(m).ko)
 
 # KUnit and the SLOB_SEG suites, for the slob_seg kselftest: 2 vCPUs
 SLOB_SEG_MODS	= --payload $(OBJ)/lib/kunit/kunit.ko:slob_seg/kunit.ko \

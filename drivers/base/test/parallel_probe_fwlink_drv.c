@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_devlink suppliers from a device tree, for the parallel_probe kselftest
+ * (CONFIG_DRIVER_PARALLEL_PROBE).
+ *
+ * Loading the module registers a supplier and a consumer platform driver,
+ * with no probe type: the default path that the parallel probe scheduler
+ * takes over.  Then it applies a device tree overlay of two nodes, the
+ * consumer first, whose "clocks" property names the supplier, then the
+ * supplier.  So the consumer's device is added while its supplier is still
+ * only a node: fw_devlink gives it a link between firmware nodes, which
+ * becomes a device link once the supplier's device is added.  The
+ * supplier's probe sleeps (supplier_delay_ms), which leaves the consumer
+ * time to be probed early if the scheduler ignored either kind of link.
+ *
+ * The driver core itself defers a consumer whose suppliers are not bound,
+ * before the driver's probe is called, so what tells the scheduler's work
+ * from the driver core's is the deferral: the kselftest reads the
+ * scheduler's counters in debugfs, and these parameters:
+ *
+ *   consumer_first  1 if the consumer's device was added before the
+ *                   supplier's (the firmware-node link was there to see)
+ *   consumer_probes calls of the consumer's probe
+ *   consumer_saw    1 if the supplier's probe had returned when the
+ *                   consumer's started, 0 if not, -1 before it probed
+ *
+ * Unloading the module removes the overlay, its devices and the drivers.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/mod_devicetable.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+
+#define FWLINK_SUPPLIER	"linux,parallel-probe-test-supplier"
+#define FWLINK_CONSUMER	"linux,parallel-probe-test-consumer"
+
+static unsigned int supplier_delay_ms = 300;
+module_param(supplier_delay_ms, uint, 0444);
+MODULE_PARM_DESC(supplier_delay_ms, "how long the supplier's probe sleeps");
+
+static int consumer_first = -1;
+module_param(consumer_first, int, 0444);
+MODULE_PARM_DESC(consumer_first, "the consumer's device was added first");
+
+static int consumer_probes;
+module_param(consumer_probes, int, 0444);
+MODULE_PARM_DESC(consumer_probes, "calls of the consumer's probe");
+
+static int consumer_saw = -1;
+module_param(consumer_saw, int, 0444);
+MODULE_PARM_DESC(consumer_saw, "the supplier had probed when the consumer's probe started");
+
+/* parallel_probe_fwlink_overlay.dts, linked in by the Makefile */
+extern u8 __dtb_parallel_probe_fwlink_overlay_begin[];
+extern u8 __dtb_parallel_probe_fwlink_overlay_end[];
+
+static atomic_t supplier_done = ATOMIC_INIT(0);
+static int fwlink_ovcs_id;
+
+static int fwlink_supplier_probe(struct platform_device *pdev)
+{
+	msleep(supplier_delay_ms);
+	atomic_set(&supplier_done, 1);
+	return 0;
+}
+
+static int fwlink_consumer_probe(struct platform_device *pdev)
+{
+	WRITE_ONCE(consumer_probes, READ_ONCE(consumer_probes) + 1);
+	WRITE_ONCE(consumer_saw, atomic_read(&supplier_done));
+	return 0;
+}
+
+static const struct of_device_id fwlink_supplier_ids[] = {
+	{ .compatible = FWLINK_SUPPLIER },
+	{ }
+};
+
+static const struct of_device_id fwlink_consumer_ids[] = {
+	{ .compatible = FWLINK_CONSUMER },
+	{ }
+};
+
+static struct platform_driver fwlink_supplier_driver = {
+	.probe = fwlink_supplier_probe,
+	.driver = {
+		.name = "pprobe-fwlink-supplier",
+		.of_match_table = fwlink_supplier_ids,
+	},
+};
+
+static struct platform_driver fwlink_consumer_driver = {
+	.probe = fwlink_consumer_probe,
+	.driver = {
+		.name = "pprobe-fwlink-consumer",
+		.of_match_table = fwlink_consumer_ids,
+	},
+};
+
+/* Which of the two devices the overlay added first */
+static int fwlink_bus_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct device *dev = data;
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || consumer_first != -1 ||
+	    !dev->of_node)
+		return NOTIFY_DONE;
+	if (of_device_is_compatible(dev->of_node, FWLINK_CONSUMER))
+		consumer_first = 1;
+	else if (of_device_is_compatible(dev->of_node, FWLINK_SUPPLIER))
+		consumer_first = 0;
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fwlink_nb = {
+	.notifier_call = fwlink_bus_notify,
+};
+
+static int __init fwlink_init(void)
+{
+	u32 size = __dtb_parallel_probe_fwlink_overlay_end -
+		   __dtb_parallel_probe_fwlink_overlay_begin;
+	int err;
+
+	err = bus_register_notifier(&platform_bus_type, &fwlink_nb);
+	if (err)
+		return err;
+	err = platform_driver_register(&fwlink_supplier_driver);
+	if (err)
+		goto out_nb;
+	err = platform_driver_register(&fwlink_consumer_driver);
+	if (err)
+		goto out_supplier;
+	err = of_overlay_fdt_apply(__dtb_parallel_probe_fwlink_overlay_begin,
+				   size, &fwlink_ovcs_id);
+	if (err) {
+		pr_err("parallel_probe_fwlink: overlay not applied: %d\n", err);
+		/* a partly applied overlay leaves its id to remove */
+		if (fwlink_ovcs_id)
+			of_overlay_remove(&fwlink_ovcs_id);
+		goto out_consumer;
+	}
+	return 0;
+
+out_consumer:
+	platform_driver_unregister(&fwlink_consumer_driver);
+out_supplier:
+	platform_driver_unregister(&fwlink_supplier_driver);
+out_nb:
+	bus_unregister_notifier(&platform_bus_type, &fwlink_nb);
+	return err;
+}
+module_init(fwlink_init);
+
+static void __exit fwlink_exit(void)
+{
+	of_overlay_remove(&fwlink_ovcs_id);
+	platform_driver_unregister(&fwlink_consumer_driver);
+	platform_driver_unregister(&fwlink_supplier_driver);
+	bus_unregister_notifier(&platform_bus_type, &fwlink_nb);
+}
+module_exit(fwlink_exit);
+
+MODULE_DESCRIPTION("fw_devlink suppliers from a device tree overlay, probed in parallel");
+MODULE_LICENSE("GPL");

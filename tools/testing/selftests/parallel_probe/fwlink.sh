@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Suppliers that fw_devlink finds in a device tree, with parallel probing
+# (CONFIG_DRIVER_PARALLEL_PROBE), with parallel_probe_fwlink.ko: its
+# overlay adds a consumer node, whose "clocks" property names a supplier
+# node, and then the supplier node; the supplier's probe sleeps.
+#
+#  1. the consumer's device was added before its supplier's, so that its
+#     first link was one between firmware nodes;
+#  2. fw_devlink linked the two devices (/sys/class/devlink);
+#  3. the consumer probed once, after its supplier's probe returned;
+#  4. no probe was deferred meanwhile, and the scheduler held the
+#     consumer back (its debugfs counters);
+#  5. unloading the module removes the devices and their link;
+#  6. the kernel log has no warning, lockdep report or blocked task.
+#
+# Needs a kernel with a device tree and OF_OVERLAY (the ARM guest), and
+# debugfs; skips otherwise.
+
+ksft_skip=4
+here=$(cd "$(dirname "$0")" && pwd)
+mod=parallel_probe_fwlink
+P=/sys/module/$mod/parameters
+S=/sys/kernel/debug/parallel_probe/stats
+drv=/sys/bus/platform/drivers/pprobe-fwlink-consumer
+timeout=${LOAD_TIMEOUT:-30}
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n $1"
+}
+
+stat() { awk -v k="$1" '$1 == k { print $2 }' "$S"; }
+param() { cat "$P/$1" 2>/dev/null; }
+
+if [ -f "$here/$mod.ko" ]; then
+	load="insmod $here/$mod.ko"
+elif modprobe -n -q $mod 2>/dev/null; then
+	load="modprobe $mod"
+else
+	echo "ok 1 # SKIP $mod.ko not found (CONFIG_DRIVER_PARALLEL_PROBE_FWLINK_TEST=m)"
+	exit $ksft_skip
+fi
+[ -d /sys/kernel/debug/parallel_probe ] ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+if [ ! -f "$S" ]; then
+	echo "ok 1 # SKIP no $S (CONFIG_DEBUG_FS)"
+	exit $ksft_skip
+fi
+if [ "$(stat active)" != 1 ]; then
+	echo "ok 1 # SKIP parallel probing is off"
+	exit $ksft_skip
+fi
+
+echo "TAP version 13"
+echo "1..6"
+log_start=$(dmesg | wc -l)
+d0=$(stat deferrals)
+p0=$(stat parked)
+
+if ! $load; then
+	not_ok "$mod loaded"
+	exit 1
+fi
+# the consumer binds once the supplier's probe has slept
+i=0
+while [ -z "$(ls $drv 2>/dev/null | grep pprobe-fwlink-consumer)" ] &&
+      [ $i -lt $((timeout * 10)) ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+d1=$(stat deferrals)
+p1=$(stat parked)
+links=$(ls /sys/class/devlink 2>/dev/null |
+	grep -c 'pprobe-fwlink-supplier.*--.*pprobe-fwlink-consumer')
+
+# 1
+if [ "$(param consumer_first)" = 1 ]; then
+	ok "the consumer's device was added before its supplier's"
+else
+	not_ok "the consumer's device was added before its supplier's (consumer_first $(param consumer_first))"
+fi
+# 2
+if [ "$links" = 1 ]; then
+	ok "fw_devlink linked the consumer to its supplier"
+else
+	ls /sys/class/devlink 2>/dev/null | sed 's/^/# devlink: /'
+	not_ok "fw_devlink linked the consumer to its supplier ($links links)"
+fi
+# 3
+if [ "$(param consumer_probes)" = 1 ] && [ "$(param consumer_saw)" = 1 ]; then
+	ok "the consumer probed once, after its supplier"
+else
+	not_ok "the consumer probed once, after its supplier (probes $(param consumer_probes), saw the supplier bound: $(param consumer_saw))"
+fi
+# 4
+if [ $((d1 - d0)) = 0 ] && [ $((p1 - p0)) -ge 1 ]; then
+	ok "no probe deferred: the scheduler held the consumer back"
+else
+	not_ok "no probe deferred: the scheduler held the consumer back ($((d1 - d0)) deferred, $((p1 - p0)) parked)"
+fi
+# 5
+rmmod $mod
+left=$(ls /sys/bus/platform/devices /sys/class/devlink 2>/dev/null |
+       grep -c pprobe-fwlink)
+if ! grep -q "^$mod " /proc/modules && [ "$left" = 0 ]; then
+	ok "unloading removed the devices and their link"
+else
+	not_ok "unloading removed the devices and their link ($left left)"
+fi
+# 6
+bad='WARNING:|BUG:|INFO: task .* blocked|hung_task|circular locking'
+bad="$bad|inconsistent lock state|Call Trace|overlay"
+problems=$(dmesg | tail -n +$((log_start + 1)) | grep -E "$bad")
+if [ -z "$problems" ]; then
+	ok "no warning, lockdep report or blocked task in the kernel log"
+else
+	echo "$problems" | sed 's/^/# /'
+	not_ok "no warning, lockdep report or blocked task in the kernel log"
+fi
+
+[ $failed = 0 ]
