@@ -33,9 +33,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
-
-#define FWLINK_SUPPLIER	"linux,parallel-probe-test-supplier"
-#define FWLINK_CONSUMER	"linux,parallel-probe-test-consumer"
+#include "parallel_probe_fwlink.h"
 
 static unsigned int supplier_delay_ms = 300;
 module_param(supplier_delay_ms, uint, 0444);
@@ -52,10 +50,6 @@ MODULE_PARM_DESC(consumer_probes, "calls of the consumer's probe");
 static int consumer_saw = -1;
 module_param(consumer_saw, int, 0444);
 MODULE_PARM_DESC(consumer_saw, "the supplier had probed when the consumer's probe started");
-
-/* parallel_probe_fwlink_overlay.dts, linked in by the Makefile */
-extern u8 __dtb_parallel_probe_fwlink_overlay_begin[];
-extern u8 __dtb_parallel_probe_fwlink_overlay_end[];
 
 static atomic_t supplier_done = ATOMIC_INIT(0);
 static int fwlink_ovcs_id;

@@ -31,14 +31,14 @@ failed=0
 ok()
 {
 	n=$((n + 1))
-	echo "ok $n $1"
+	echo "ok $n $*"
 }
 
 not_ok()
 {
 	n=$((n + 1))
 	failed=1
-	echo "not ok $n $1"
+	echo "not ok $n $*"
 }
 
 stat() { awk -v k="$1" '$1 == k { print $2 }' "$S"; }
@@ -49,11 +49,12 @@ if [ -f "$here/$mod.ko" ]; then
 elif modprobe -n -q $mod 2>/dev/null; then
 	load="modprobe $mod"
 else
-	echo "ok 1 # SKIP $mod.ko not found (CONFIG_DRIVER_PARALLEL_PROBE_FWLINK_TEST=m)"
+	echo "ok 1 # SKIP $mod.ko not found" \
+		"(CONFIG_DRIVER_PARALLEL_PROBE_FWLINK_TEST=m)"
 	exit $ksft_skip
 fi
 [ -d /sys/kernel/debug/parallel_probe ] ||
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 if [ ! -f "$S" ]; then
 	echo "ok 1 # SKIP no $S (CONFIG_DEBUG_FS)"
 	exit $ksft_skip
@@ -89,7 +90,8 @@ links=$(ls /sys/class/devlink 2>/dev/null |
 if [ "$(param consumer_first)" = 1 ]; then
 	ok "the consumer's device was added before its supplier's"
 else
-	not_ok "the consumer's device was added before its supplier's (consumer_first $(param consumer_first))"
+	not_ok "the consumer's device was added before its supplier's" \
+		"(consumer_first $(param consumer_first))"
 fi
 # 2
 if [ "$links" = 1 ]; then
@@ -102,13 +104,16 @@ fi
 if [ "$(param consumer_probes)" = 1 ] && [ "$(param consumer_saw)" = 1 ]; then
 	ok "the consumer probed once, after its supplier"
 else
-	not_ok "the consumer probed once, after its supplier (probes $(param consumer_probes), saw the supplier bound: $(param consumer_saw))"
+	not_ok "the consumer probed once, after its supplier" \
+		"(probes $(param consumer_probes)," \
+		"saw the supplier bound: $(param consumer_saw))"
 fi
 # 4
 if [ $((d1 - d0)) = 0 ] && [ $((p1 - p0)) -ge 1 ]; then
 	ok "no probe deferred: the scheduler held the consumer back"
 else
-	not_ok "no probe deferred: the scheduler held the consumer back ($((d1 - d0)) deferred, $((p1 - p0)) parked)"
+	not_ok "no probe deferred: the scheduler held the consumer back" \
+		"($((d1 - d0)) deferred, $((p1 - p0)) parked)"
 fi
 # 5
 rmmod $mod
