@@ -68,7 +68,7 @@ RESULTS	:= $(OUT)/results
 
 .PHONY: all demo help deps tree series check kunit stress stress-cuts kernel ksft qemu-test qemu-test-4k module-test \
 	root-test overlay-test checkpatch am-check offcheck bisect-check test clean distclean \
-	harness-test tools-test bench-flash bench-aging bench-probe bench-probe-names bench-slab bench-idle bench-idle-cost figures
+	harness-test tools-test bench-flash bench-size bench-aging bench-probe bench-probe-names bench-slab bench-idle bench-idle-cost figures
 
 all: demo
 
@@ -289,6 +289,15 @@ figures:
 ## make bench-slab    SLAB, SLUB, SLOB and SLOB_SEG on small x86_64 and ARM guests
 bench-slab: tree
 	@$(H)/bench-slab.sh $(TREE) $(OUT)/bench
+
+## make bench-size    kernel footprint: tinyconfig, stock 6.1 against the
+##                    footprint options, and what each part of the series
+##                    costs, on x86_64 and ARM (BENCH_ARCHES, BENCH_SIZE_PARTS,
+##                    BENCH_ROUNDS: harness/bench-size.sh)
+bench-size: tree
+	@$(H)/worktree.sh $(TREE) $(BUILD)/base-wt
+	@git -C $(BUILD)/base-wt checkout -q --detach base
+	@$(H)/bench-size.sh $(TREE) $(BUILD)/base-wt $(OUT)/bench
 
 ## make bench-flash   SFFS against UBIFS (+fastmap) and JFFS2 (+summary) on
 ##                    256 MiB, 1 GiB, 4 GiB and 16 GiB nandsim, a reduced set

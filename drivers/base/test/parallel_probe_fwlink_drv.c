@@ -19,10 +19,12 @@
  * scheduler's counters in debugfs, and these parameters:
  *
  *   consumer_first  1 if the consumer's device was added before the
- *                   supplier's (the firmware-node link was there to see)
+ *                   supplier's, with a link to the supplier's node
+ *                   still pending then (a firmware-node link)
  *   consumer_probes calls of the consumer's probe
  *   consumer_saw    1 if the supplier's probe had returned when the
  *                   consumer's started, 0 if not, -1 before it probed
+ *   consumer_bound  1 once the driver core has bound the consumer
  *
  * Unloading the module removes the overlay, its devices and the drivers.
  */
@@ -51,7 +53,12 @@ static int consumer_saw = -1;
 module_param(consumer_saw, int, 0444);
 MODULE_PARM_DESC(consumer_saw, "the supplier had probed when the consumer's probe started");
 
+static int consumer_bound;
+module_param(consumer_bound, int, 0444);
+MODULE_PARM_DESC(consumer_bound, "the consumer is bound");
+
 static atomic_t supplier_done = ATOMIC_INIT(0);
+static bool consumer_added;
 static int fwlink_ovcs_id;
 
 static int fwlink_supplier_probe(struct platform_device *pdev)
@@ -63,8 +70,8 @@ static int fwlink_supplier_probe(struct platform_device *pdev)
 
 static int fwlink_consumer_probe(struct platform_device *pdev)
 {
-	WRITE_ONCE(consumer_probes, READ_ONCE(consumer_probes) + 1);
 	WRITE_ONCE(consumer_saw, atomic_read(&supplier_done));
+	WRITE_ONCE(consumer_probes, READ_ONCE(consumer_probes) + 1);
 	return 0;
 }
 
@@ -94,19 +101,41 @@ static struct platform_driver fwlink_consumer_driver = {
 	},
 };
 
-/* Which of the two devices the overlay added first */
+/*
+ * Which of the two devices the overlay added first, and whether the
+ * consumer's node still had a link to a supplier's node then.  A device
+ * is announced before fw_devlink turns the links of its node into device
+ * links (device_add()), so when the supplier's is, the consumer's link to
+ * it is still between nodes.  The overlay adds both under the root, which
+ * has no device: under a bus with one, fw_devlink would link the consumer
+ * to the bus instead.  And when the consumer is bound.
+ */
 static int fwlink_bus_notify(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
 	struct device *dev = data;
+	struct device_node *np = dev->of_node;
 
-	if (action != BUS_NOTIFY_ADD_DEVICE || consumer_first != -1 ||
-	    !dev->of_node)
+	if (!np)
 		return NOTIFY_DONE;
-	if (of_device_is_compatible(dev->of_node, FWLINK_CONSUMER))
-		consumer_first = 1;
-	else if (of_device_is_compatible(dev->of_node, FWLINK_SUPPLIER))
-		consumer_first = 0;
+	if (action == BUS_NOTIFY_BOUND_DRIVER &&
+	    of_device_is_compatible(np, FWLINK_CONSUMER))
+		WRITE_ONCE(consumer_bound, 1);
+	if (action != BUS_NOTIFY_ADD_DEVICE || READ_ONCE(consumer_first) != -1)
+		return NOTIFY_DONE;
+	if (of_device_is_compatible(np, FWLINK_CONSUMER)) {
+		consumer_added = true;
+	} else if (of_device_is_compatible(np, FWLINK_SUPPLIER)) {
+		struct device_node *cnp;
+		bool pending = false;
+
+		cnp = of_find_compatible_node(NULL, NULL, FWLINK_CONSUMER);
+		if (cnp) {
+			pending = !list_empty(&cnp->fwnode.suppliers);
+			of_node_put(cnp);
+		}
+		WRITE_ONCE(consumer_first, consumer_added && pending);
+	}
 	return NOTIFY_DONE;
 }
 
@@ -133,9 +162,9 @@ static int __init fwlink_init(void)
 				   size, &fwlink_ovcs_id);
 	if (err) {
 		pr_err("parallel_probe_fwlink: overlay not applied: %d\n", err);
-		/* a partly applied overlay leaves its id to remove */
-		if (fwlink_ovcs_id)
-			of_overlay_remove(&fwlink_ovcs_id);
+		/* an overlay that failed once applied leaves its id */
+		if (fwlink_ovcs_id && of_overlay_remove(&fwlink_ovcs_id))
+			pr_err("parallel_probe_fwlink: overlay not removed\n");
 		goto out_consumer;
 	}
 	return 0;
@@ -152,7 +181,10 @@ module_init(fwlink_init);
 
 static void __exit fwlink_exit(void)
 {
-	of_overlay_remove(&fwlink_ovcs_id);
+	int err = of_overlay_remove(&fwlink_ovcs_id);
+
+	if (err)
+		pr_err("parallel_probe_fwlink: overlay not removed: %d\n", err);
 	platform_driver_unregister(&fwlink_consumer_driver);
 	platform_driver_unregister(&fwlink_supplier_driver);
 	bus_unregister_notifier(&platform_bus_type, &fwlink_nb);
