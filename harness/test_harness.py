@@ -5,7 +5,8 @@ relies on, qemu-run's power cut at a console marker, the verdicts of the
 real power cuts of make stress, the MAINTAINERS insertion of series.py
 and the first content it gives a file later patches extend, the SFFS
 layer check (sffs-layers.py), the RAM fit of the flash benchmark's report, the aging benchmark's report
-math, deps.sh riding out a mirror in mid-sync, and skips counted as
+math, offcheck's symbol comparison and bench-size's report, deps.sh
+riding out a mirror in mid-sync, and skips counted as
 skips (kunit.sh, qemu-run, test-all.sh), never as passes, and README's
 status table copied from the documents' benchmark tables.  A
 harness that misreads a failure as a pass would make every other test
@@ -240,6 +241,127 @@ class SizeTables(unittest.TestCase):
         rc, out = self.run_tables(dict(self.REF))
         self.assertEqual(rc, 1)
         self.assertIn('nothing collected', out)
+
+
+class OffcheckSyms(unittest.TestCase):
+    """harness/offcheck-syms.py: symbols renamed by line or numbering
+    compare equal, any other change fails unless allowed, and the section
+    totals must agree with the allowed changes."""
+
+    BASE = ['00000010 00000020 T start_kernel',
+            '00000030 00000010 t deferred_probe_initcall',
+            '00000040 00000004 d __initcall__kmod_dd__247_370_deferred6',
+            '00000044 0000000c r CSWTCH.378',
+            '00000050 00000030 T device_links_check_suppliers']
+
+    def run_syms(self, ours, sizes=('100 20 8', '100 20 8')):
+        paths = []
+        for lines in (self.BASE, ours):
+            path = os.path.join(self.tmp, '%d.nm' % len(paths))
+            with open(path, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+            paths.append(path)
+        res = subprocess.run([sys.executable, self.tool, self.nm] + paths +
+                             [self.allow] + list(sizes),
+                             capture_output=True, text=True)
+        return res.returncode, res.stdout
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+        self.tool = os.path.join(HERE, 'offcheck-syms.py')
+        self.nm = os.path.join(self.tmp, 'nm')
+        with open(self.nm, 'w') as f:
+            f.write('#!/bin/sh\ncat "$3"\n')
+        os.chmod(self.nm, 0o755)
+        self.allow = os.path.join(self.tmp, 'allow')
+        with open(self.allow, 'w') as f:
+            f.write('# fixes\ndevice_links_check_suppliers  # 799\n')
+
+    def test_renamed_and_renumbered_compare_equal(self):
+        ours = list(self.BASE)
+        ours[2] = '00000040 00000004 d __initcall__kmod_dd__247_392_deferred6'
+        ours[3] = '00000044 0000000c r CSWTCH.381'
+        rc, out = self.run_syms(ours)
+        self.assertEqual(rc, 0, out)
+
+    def test_changed_function_fails_and_is_named(self):
+        ours = list(self.BASE)
+        ours[1] = '00000030 00000018 t deferred_probe_initcall'
+        rc, out = self.run_syms(ours, ('100 20 8', '108 20 8'))
+        self.assertEqual(rc, 1)
+        self.assertIn('deferred_probe_initcall +8 changed', out)
+
+    def test_allowed_function_and_its_bytes_pass(self):
+        ours = list(self.BASE)
+        ours[4] = '00000050 00000040 T device_links_check_suppliers'
+        rc, out = self.run_syms(ours, ('100 20 8', '116 20 8'))
+        self.assertEqual(rc, 0, out)
+        self.assertIn('device_links_check_suppliers +16 (allowed)', out)
+
+    def test_totals_beyond_the_allowed_fail(self):
+        ours = list(self.BASE)
+        ours[4] = '00000050 00000040 T device_links_check_suppliers'
+        rc, out = self.run_syms(ours, ('100 20 8', '300 20 8'))
+        self.assertEqual(rc, 1)
+        rc, out = self.run_syms(list(self.BASE), ('100 20 8', '100 24 8'))
+        self.assertEqual(rc, 1)
+
+
+class SizeReport(unittest.TestCase):
+    """harness/bench/size-report.py: exact size changes, and memory after
+    boot judged by the interval of the paired differences."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.out = tmp.name
+        sizes = {'stock': (1000, 500, 100, 900), 'series': (1000, 500, 100, 900),
+                 'footprint': (800, 480, 90, 700)}
+        for name, (t, d, b, img) in sizes.items():
+            with open(os.path.join(self.out, 'arm-%s.size' % name), 'w') as f:
+                f.write('%d %d %d\n' % (t, d, b))
+            with open(os.path.join(self.out, 'arm-%s.image' % name), 'w') as f:
+                f.write('%d\n' % img)
+
+    def boots(self, name, free, failed=()):
+        for r, v in enumerate(free, 1):
+            d = os.path.join(self.out, 'arm-%s' % name, str(r))
+            os.makedirs(d)
+            with open(os.path.join(d, 'result.json'), 'w') as f:
+                json.dump({'failed': 1 if r in failed else 0, 'metrics': {
+                    'boot_MemFree': {'value': v},
+                    'boot_MemTotal': {'value': 30000},
+                    'boot_MemAvailable': {'value': v - 500}}}, f)
+
+    def report(self):
+        res = subprocess.run([sys.executable,
+                              os.path.join(HERE, 'bench', 'size-report.py'),
+                              self.out, 'arm', ''],
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(os.path.join(self.out, 'size.json')) as f:
+            return json.load(f)['arches']['arm']
+
+    def test_sizes_and_a_shown_gain(self):
+        self.boots('stock', [22000 + i for i in range(7)])
+        self.boots('footprint', [22900 + i for i in range(7)])
+        a = self.report()
+        self.assertEqual(a['footprint_change']['text_data']['bytes'], -220)
+        self.assertAlmostEqual(a['footprint_change']['text']['pct'], -20.0)
+        self.assertTrue(a['series_off_equal'])
+        self.assertEqual(a['memory']['boot_MemFree']['verdict'], 'more')
+        self.assertEqual(a['memory']['boot_MemTotal']['verdict'],
+                         'no difference shown')
+
+    def test_failed_boots_and_too_few_show_nothing(self):
+        self.boots('stock', [22000] * 7, failed=(1, 2, 3))
+        self.boots('footprint', [22900] * 7)
+        a = self.report()
+        self.assertEqual(a['boots']['stock']['failed'], [1, 2, 3])
+        self.assertEqual(a['memory']['boot_MemFree']['verdict'],
+                         'not shown (too few boots)')
 
 
 class RealCuts(unittest.TestCase):
