@@ -11,7 +11,9 @@
 #   stock      the pristine base tree BASE
 #   series     the series tree TREE with its options off (offcheck shows
 #              it is the same kernel as stock)
-#   footprint  TREE with the footprint options of harness/configs/size.config
+#   footprint  TREE with the footprint options of the architecture,
+#              harness/configs/size-<arch>.config (none for x86_64 yet:
+#              its rows stay "-")
 #
 # and, with BENCH_SIZE_PARTS (default "sffs dyntick pprobe slobseg"), each
 # part of the series on next to the baseline it needs, for what the part
@@ -49,7 +51,7 @@ fail() { echo "FAIL bench-size: $*"; failed=$((failed + 1)); }
 frag() {
 	case $1 in
 	stock|series) ;;
-	footprint) cat "$here/configs/size.config" ;;
+	footprint) cat "$here/configs/size-$arch.config" ;;
 	mtd) printf 'CONFIG_MTD=y\n' ;;
 	sffs) printf 'CONFIG_MTD=y\nCONFIG_SFFS_FS=y\n' ;;
 	dyntick) printf 'CONFIG_IDLE_WAKEUP_STATS=y\nCONFIG_IDLE_WAKEUP_REDUCE=y\n' ;;
@@ -76,7 +78,8 @@ objdir() {	# ARCH NAME
 }
 
 build() {	# ARCH NAME
-	local arch=$1 name=$2 src=$tree obj
+	local src=$tree obj
+	arch=$1 name=$2
 	[ "$name" = stock ] && src=$base
 	obj=$(objdir "$arch" "$name")
 	frag "$name" > "$out/$arch-$name.config"
@@ -95,11 +98,15 @@ build() {	# ARCH NAME
 }
 
 for arch in $arches; do
-	names="stock series footprint"
+	names="stock series"
+	[ -f "$here/configs/size-$arch.config" ] && names="$names footprint"
 	for p in $parts; do
 		names="$names ${against[$p]} $p"
 	done
 	built=()
+	# a build or boot this run does not make shows "-", never old figures
+	rm -rf "${out:?}/$arch"-*.size "$out/$arch"-*.image "$out/$arch"-*.map \
+		"$out/$arch-stock" "$out/$arch-footprint"
 	for name in $(echo $names | tr ' ' '\n' | awk '!seen[$0]++'); do
 		rm -f "$out/$arch-$name".{size,image,map}
 		build "$arch" "$name" && built+=("$name")

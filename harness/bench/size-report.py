@@ -171,7 +171,7 @@ def main():
 
     md = ['# bench-size', '',
           'tinyconfig plus the architecture fragment; "footprint" adds '
-          'harness/configs/size.config.', '']
+          'harness/configs/size-<arch>.config.', '']
     md += ['## vmlinux and image, bytes', '',
            '| arch | build | text | data | bss | text+data | image |',
            '|---|---|---|---|---|---|---|']
