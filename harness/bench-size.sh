@@ -28,13 +28,16 @@
 # which fails the run if the footprint kernel lost an entry of a table the
 # kernel walks through linker symbols (initcalls, __setup, ...).
 #
-# Writes OUT/size.json, OUT/size.md and OUT/size.png; the last line is
+# Writes OUT/size.json, OUT/size.md and OUT/size.png, and keeps what
+# each build and boot left in OUT/size/; the last line is
 # "bench-size: N passed, N failed".
 set -uo pipefail
 tree=$(cd "$1" && pwd) base=$(cd "$2" && pwd) out=$3
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out"
+mkdir -p "$out/size"
 out=$(cd "$out" && pwd)
+# builds' sizes, maps, logs and boots: apart from the other benchmarks'
+work=$out/size
 arches=${BENCH_ARCHES:-"x86_64 arm"}
 parts=${BENCH_SIZE_PARTS-"sffs dyntick pprobe slobseg"}
 rounds=${BENCH_ROUNDS:-7}
@@ -82,19 +85,19 @@ build() {	# ARCH NAME
 	arch=$1 name=$2
 	[ "$name" = stock ] && src=$base
 	obj=$(objdir "$arch" "$name")
-	frag "$name" > "$out/$arch-$name.config"
+	frag "$name" > "$work/$arch-$name.config"
 	echo "== $arch $name: build"
 	if ! "$here/kbuild.sh" "$arch" "$src" "$obj" \
-		"$here/configs/$arch.config" "$out/$arch-$name.config" \
-		> "$out/$arch-$name-build.log" 2>&1; then
-		tail -n 20 "$out/$arch-$name-build.log"
+		"$here/configs/$arch.config" "$work/$arch-$name.config" \
+		> "$work/$arch-$name-build.log" 2>&1; then
+		tail -n 20 "$work/$arch-$name-build.log"
 		fail "$arch $name: build"
 		return 1
 	fi
 	size "$obj/vmlinux" | tail -n 1 | awk '{ print $1, $2, $3 }' \
-		> "$out/$arch-$name.size"
-	stat -c %s "$obj/${image[$arch]}" > "$out/$arch-$name.image"
-	cp "$obj/System.map" "$out/$arch-$name.map"
+		> "$work/$arch-$name.size"
+	stat -c %s "$obj/${image[$arch]}" > "$work/$arch-$name.image"
+	cp "$obj/System.map" "$work/$arch-$name.map"
 }
 
 for arch in $arches; do
@@ -105,24 +108,24 @@ for arch in $arches; do
 	done
 	built=()
 	# a build or boot this run does not make shows "-", never old figures
-	rm -rf "${out:?}/$arch"-*.size "$out/$arch"-*.image "$out/$arch"-*.map \
-		"$out/$arch-stock" "$out/$arch-footprint"
+	rm -rf "${work:?}/$arch"-*.size "$work/$arch"-*.image "$work/$arch"-*.map \
+		"$work/$arch-stock" "$work/$arch-footprint"
 	for name in $(echo $names | tr ' ' '\n' | awk '!seen[$0]++'); do
-		rm -f "$out/$arch-$name".{size,image,map}
+		rm -f "$work/$arch-$name".{size,image,map}
 		build "$arch" "$name" && built+=("$name")
 	done
-	if [ -f "$out/$arch-stock.map" ] && [ -f "$out/$arch-footprint.map" ]; then
-		if python3 "$here/size-tables.py" "$out/$arch-stock.map" \
-			"$out/$arch-footprint.map" > "$out/$arch-tables.txt" 2>&1
+	if [ -f "$work/$arch-stock.map" ] && [ -f "$work/$arch-footprint.map" ]; then
+		if python3 "$here/size-tables.py" "$work/$arch-stock.map" \
+			"$work/$arch-footprint.map" > "$work/$arch-tables.txt" 2>&1
 		then
 			pass "$arch: no table entry dropped by the footprint options"
 		else
-			sed 's/^/    /' "$out/$arch-tables.txt" | tail -n 20
+			sed 's/^/    /' "$work/$arch-tables.txt" | tail -n 20
 			fail "$arch: no table entry dropped by the footprint options"
 		fi
 		# bloat-o-meter of 6.1 stops at a symbol without a name, which
 		# the ARM vmlinux has: its nm leaves those out.
-		nmdir=$out/.nm-$arch
+		nmdir=$work/.nm-$arch
 		mkdir -p "$nmdir"
 		cat > "$nmdir/nm" <<-NM
 		#!/bin/sh
@@ -132,7 +135,7 @@ for arch in $arches; do
 		"$tree/scripts/bloat-o-meter" -p "$nmdir/" \
 			"$(objdir "$arch" stock)/vmlinux" \
 			"$(objdir "$arch" footprint)/vmlinux" \
-			> "$out/$arch-bloat-o-meter.txt" 2>&1
+			> "$work/$arch-bloat-o-meter.txt" 2>&1
 	fi
 	# boots: stock and footprint in turn, the first of each pair
 	# alternating, so that a drift of the host falls on both alike
@@ -140,14 +143,14 @@ for arch in $arches; do
 		order="stock footprint"
 		((r % 2 == 0)) && order="footprint stock"
 		for name in $order; do
-			[ -f "$out/$arch-$name.size" ] || continue
-			rm -rf "$out/$arch-$name/$r"
+			[ -f "$work/$arch-$name.size" ] || continue
+			rm -rf "$work/$arch-$name/$r"
 			echo "== $arch $name: boot $r of $rounds with ${mem[$arch]} MiB"
 			"$here/qemu-run" --arch "$arch" \
 				--kernel "$(objdir "$arch" "$name")/${image[$arch]}" \
 				--busybox "${bb[$arch]}" \
 				--name "bench-size-$arch-$name-$r" \
-				--workdir "$out/$arch-$name/$r" \
+				--workdir "$work/$arch-$name/$r" \
 				--mem "${mem[$arch]}" \
 				--payload "$here/bench/size-guest.sh:size-guest.sh" \
 				--timeout 300 --run ./size-guest.sh |
@@ -157,7 +160,8 @@ for arch in $arches; do
 done
 
 rm -f "$out/size.png"
-if python3 "$here/bench/size-report.py" "$out" "x86_64 arm" "$parts"; then
+if python3 "$here/bench/size-report.py" "$out" "x86_64 arm" "$parts" "$work"
+then
 	[ -f "$out/size.gp" ] && gnuplot "$out/size.gp"
 	pass "report"
 else

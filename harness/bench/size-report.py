@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""size-report.py OUT ARCHES PARTS: tables and plot of bench-size.sh.
+"""size-report.py OUT ARCHES PARTS [WORK]: tables and plot of bench-size.sh.
 
-Reads OUT/<arch>-<build>.size ("size vmlinux": text data bss),
+Reads, in WORK (default OUT), <arch>-<build>.size ("size vmlinux": text data bss),
 OUT/<arch>-<build>.image (bytes of the compressed image),
-OUT/<arch>-{stock,footprint}/<round>/result.json (qemu-run, one per boot)
-and OUT/<arch>-bloat-o-meter.txt; writes OUT/size.json, OUT/size.md and
+<arch>-{stock,footprint}/<round>/result.json (qemu-run, one per boot)
+and <arch>-bloat-o-meter.txt; writes OUT/size.json, OUT/size.md and
 the gnuplot script OUT/size.gp for OUT/size.png.
 
 Sizes are exact: one build each.  Memory after boot pairs the boots of
@@ -131,11 +131,12 @@ def tables_check(out, arch):
 
 def main():
     out, arches, parts = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+    work = sys.argv[4] if len(sys.argv) > 4 else out
     res = {'arches': {}}
     for arch in arches:
         a = {'sizes': {}, 'memory': {}, 'parts': {}, 'boots': {}}
         for name in ['stock', 'series', 'footprint', 'mtd', 'slob'] + parts:
-            s = read_size(out, arch, name)
+            s = read_size(work, arch, name)
             if s:
                 a['sizes'][name] = s
         stock, fp = a['sizes'].get('stock'), a['sizes'].get('footprint')
@@ -149,7 +150,7 @@ def main():
                                         for k in ('text', 'data', 'bss'))
         boots = {}
         for name in ('stock', 'footprint'):
-            boots[name], failed = read_boots(out, arch, name)
+            boots[name], failed = read_boots(work, arch, name)
             a['boots'][name] = {'ok': len(boots[name]), 'failed': failed}
             for key in MEMORY:
                 a['memory'].setdefault(key, {})[name] = summary(
@@ -163,8 +164,8 @@ def main():
             on, off = a['sizes'].get(p), a['sizes'].get(base)
             if on and off:
                 a['parts'][p] = {k: on[k] - off[k] for k in on}
-        a['bloat'] = bloat(out, arch)
-        a['tables_check'] = tables_check(out, arch)
+        a['bloat'] = bloat(work, arch)
+        a['tables_check'] = tables_check(work, arch)
         res['arches'][arch] = a
     with open(os.path.join(out, 'size.json'), 'w') as f:
         json.dump(res, f, indent=1, sort_keys=True)
