@@ -7,14 +7,12 @@
 # x86_64 and ARM (OFFCHECK_ARCHES), build the pristine base and
 # base+series from tinyconfig, the architecture's fragment and the given
 # fragments, with every option of harness/configs/series.config turned
-# off, and compare the two vmlinux function by function
-# (scripts/bloat-o-meter): no symbol may change size, but for the
-# functions of the series' fixes of mainline code, which apply whatever
-# the options (harness/offcheck.allow).  Symbols named after their line
-# (__initcall__kmod_<file>__<id>_<line>_...) move with the lines the
-# series adds to a file: they count by name without the line.  And
-# "size vmlinux" must then differ by exactly what the allowed functions
-# changed.
+# off, and compare the two vmlinux symbol by symbol (offcheck-syms.py,
+# which says how symbols named after a line or a counter are matched):
+# no symbol may change size, but the functions of the series' fixes of
+# mainline code, which apply whatever the options, by the bytes
+# harness/offcheck.allow gives; data and bss must be equal, and text may
+# differ from what those functions changed by their alignment at most.
 set -eu
 
 tree=$1 build=$2 result=$3
@@ -53,7 +51,7 @@ for arch in $arches; do
 	base=$(size "$wt/$obj/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
 	ours=$(size "$tree/$obj/vmlinux" | tail -n 1 | awk '{print $1, $2, $3}')
 	echo "offcheck: $arch text data bss: base $base, base+series (all off) $ours"
-	python3 "$here/offcheck-syms.py" "$nm" "$wt/$obj/vmlinux" \
+	python3 "$here/offcheck-syms.py" "$nm" "$arch" "$wt/$obj/vmlinux" \
 		"$tree/$obj/vmlinux" "$here/offcheck.allow" "$base" "$ours" ||
 		fail "$arch: the series changes vmlinux with its options off"
 done

@@ -252,19 +252,27 @@ class OffcheckSyms(unittest.TestCase):
             '00000030 00000010 t deferred_probe_initcall',
             '00000040 00000004 d __initcall__kmod_dd__247_370_deferred6',
             '00000044 0000000c r CSWTCH.378',
+            '00000048 00000008 r CSWTCH.379',
             '00000050 00000030 T device_links_check_suppliers']
+    # the series: the allowed fix grown by its bytes on ARM
+    OURS = BASE[:5] + ['00000050 00000040 T device_links_check_suppliers']
+    # nm of a real vmlinux lists thousands: fewer means nm read nothing
+    FILL = ['%08x 00000010 t filler%d' % (0x1000 + 16 * i, i)
+            for i in range(100)]
 
-    def run_syms(self, ours, sizes=('100 20 8', '100 20 8')):
+    def run_syms(self, ours, sizes=('100 20 8', '116 20 8'), arch='arm',
+                 fill=True):
         paths = []
         for lines in (self.BASE, ours):
             path = os.path.join(self.tmp, '%d.nm' % len(paths))
             with open(path, 'w') as f:
-                f.write('\n'.join(lines) + '\n')
+                f.write('\n'.join(lines + (self.FILL if fill else [])) +
+                        '\n')
             paths.append(path)
-        res = subprocess.run([sys.executable, self.tool, self.nm] + paths +
-                             [self.allow] + list(sizes),
+        res = subprocess.run([sys.executable, self.tool, self.nm, arch] +
+                             paths + [self.allow] + list(sizes),
                              capture_output=True, text=True)
-        return res.returncode, res.stdout
+        return res.returncode, res.stdout + res.stderr
 
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
@@ -277,35 +285,55 @@ class OffcheckSyms(unittest.TestCase):
         os.chmod(self.nm, 0o755)
         self.allow = os.path.join(self.tmp, 'allow')
         with open(self.allow, 'w') as f:
-            f.write('# fixes\ndevice_links_check_suppliers  # 799\n')
+            f.write('# fixes\ndevice_links_check_suppliers x86_64=21 '
+                    'arm=16  # 799\n')
 
     def test_renamed_and_renumbered_compare_equal(self):
-        ours = list(self.BASE)
+        ours = list(self.OURS)
         ours[2] = '00000040 00000004 d __initcall__kmod_dd__247_392_deferred6'
-        ours[3] = '00000044 0000000c r CSWTCH.381'
+        ours[3] = '00000044 0000000c r CSWTCH.390'
+        ours[4] = '00000048 00000008 r CSWTCH.381'
         rc, out = self.run_syms(ours)
         self.assertEqual(rc, 0, out)
 
+    def test_numbered_sizes_that_change_fail(self):
+        ours = list(self.OURS)
+        ours[3] = '00000044 00000010 r CSWTCH.378'
+        ours[4] = '00000048 00000004 r CSWTCH.379'
+        rc, out = self.run_syms(ours)
+        self.assertEqual(rc, 1)
+        self.assertIn('CSWTCH.N* sizes', out)
+
+    def test_empty_nm_fails(self):
+        rc, out = self.run_syms(list(self.OURS), fill=False)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('nm read nothing', out)
+
     def test_changed_function_fails_and_is_named(self):
-        ours = list(self.BASE)
+        ours = list(self.OURS)
         ours[1] = '00000030 00000018 t deferred_probe_initcall'
-        rc, out = self.run_syms(ours, ('100 20 8', '108 20 8'))
+        rc, out = self.run_syms(ours, ('100 20 8', '124 20 8'))
         self.assertEqual(rc, 1)
         self.assertIn('deferred_probe_initcall +8 changed', out)
 
     def test_allowed_function_and_its_bytes_pass(self):
-        ours = list(self.BASE)
-        ours[4] = '00000050 00000040 T device_links_check_suppliers'
+        ours = list(self.OURS)
         rc, out = self.run_syms(ours, ('100 20 8', '116 20 8'))
         self.assertEqual(rc, 0, out)
         self.assertIn('device_links_check_suppliers +16 (allowed)', out)
+        # the same growth where the allowance is another
+        rc, out = self.run_syms(ours, ('100 20 8', '116 20 8'), 'x86_64')
+        self.assertEqual(rc, 1)
+        self.assertIn('+16, not +21', out)
 
     def test_totals_beyond_the_allowed_fail(self):
-        ours = list(self.BASE)
-        ours[4] = '00000050 00000040 T device_links_check_suppliers'
+        ours = list(self.OURS)
         rc, out = self.run_syms(ours, ('100 20 8', '300 20 8'))
         self.assertEqual(rc, 1)
-        rc, out = self.run_syms(list(self.BASE), ('100 20 8', '100 24 8'))
+        # text that shrank while the allowed function grew
+        rc, out = self.run_syms(ours, ('100 20 8', '20 20 8'))
+        self.assertEqual(rc, 1)
+        rc, out = self.run_syms(ours, ('100 20 8', '116 24 8'))
         self.assertEqual(rc, 1)
 
 
@@ -350,10 +378,25 @@ class SizeReport(unittest.TestCase):
         a = self.report()
         self.assertEqual(a['footprint_change']['text_data']['bytes'], -220)
         self.assertAlmostEqual(a['footprint_change']['text']['pct'], -20.0)
-        self.assertTrue(a['series_off_equal'])
+        self.assertEqual(a['series_off_change'],
+                         {'text': 0, 'data': 0, 'bss': 0})
         self.assertEqual(a['memory']['boot_MemFree']['verdict'], 'more')
         self.assertEqual(a['memory']['boot_MemTotal']['verdict'],
                          'no difference shown')
+
+    def test_bloat_o_meter_tables(self):
+        with open(os.path.join(self.out, 'arm-bloat-o-meter.txt'), 'w') as f:
+            f.write('add/remove: 0/2 grow/shrink: 1/1 up/down: 8/-300 (-292)\n'
+                    'Function                                     old     new   delta\n'
+                    'grows                                         10      18      +8\n'
+                    'gone                                         200       -    -200\n'
+                    'Data                                         old     new   delta\n'
+                    'table                                        100       -    -100\n'
+                    'Total: Before=1000, After=708, chg -29.20%\n')
+        b = self.report()['bloat']
+        self.assertEqual(b['grow'], [['grows', 8]])
+        self.assertEqual(b['shrink'], [['gone', -200], ['table', -100]])
+        self.assertTrue(b['total'].startswith('Total: Before=1000'))
 
     def test_failed_boots_and_too_few_show_nothing(self):
         self.boots('stock', [22000] * 7, failed=(1, 2, 3))

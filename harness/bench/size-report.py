@@ -103,19 +103,15 @@ def bloat(out, arch, n=10):
     except OSError:
         return None
     total = next((l for l in lines if l.startswith('Total:')), None)
-    started = False
+    # its tables ("Function", "Data", "RO Data"): symbol, old, new, delta
     for l in lines:
-        if l.startswith('function') and 'delta' in l:
-            started = True
-            continue
-        if started and l.startswith('Total:'):
-            break
         parts = l.split()
-        if started and len(parts) == 4:
-            try:
-                rows.append((parts[0], int(parts[3])))
-            except ValueError:
-                pass
+        if len(parts) != 4 or parts[3] == 'delta':
+            continue
+        try:
+            rows.append((parts[0], int(parts[3])))
+        except ValueError:
+            pass
     grow = sorted([r for r in rows if r[1] > 0], key=lambda r: -r[1])[:n]
     shrink = sorted([r for r in rows if r[1] < 0], key=lambda r: r[1])[:n]
     return {'total': total, 'grow': grow, 'shrink': shrink}
@@ -146,8 +142,8 @@ def main():
                                      for k in stock}
         ser = a['sizes'].get('series')
         if stock and ser:
-            a['series_off_equal'] = all(ser[k] == stock[k]
-                                        for k in ('text', 'data', 'bss'))
+            a['series_off_change'] = {k: ser[k] - stock[k]
+                                      for k in ('text', 'data', 'bss')}
         boots = {}
         for name in ('stock', 'footprint'):
             boots[name], failed = read_boots(work, arch, name)
@@ -188,9 +184,12 @@ def main():
             md.append('| %s | footprint - stock | %s |' % (arch, ' | '.join(
                 '%+d (%+.1f%%)' % (ch[k]['bytes'], ch[k]['pct'])
                 for k in ('text', 'data', 'bss', 'text_data', 'image'))))
-    md += ['', 'series with its options off equals stock (text, data, bss): ' +
-           ', '.join('%s %s' % (arch, {True: 'yes', False: 'NO', None: '-'}[
-               a.get('series_off_equal')])
+    md += ['', 'series with its options off minus stock (text, data, bss; '
+           'make offcheck says which functions): ' +
+           ', '.join('%s %s' % (arch, ' '.join(
+               '%+d' % a['series_off_change'][k]
+               for k in ('text', 'data', 'bss'))
+               if a.get('series_off_change') else '-')
                      for arch, a in res['arches'].items()), '']
     md += ['## Memory after boot, kB (median [95% interval])', '',
            '| arch | | stock | footprint | footprint - stock | |',
