@@ -26,13 +26,23 @@
  *                   consumer's started, 0 if not, -1 before it probed
  *   consumer_bound  1 once the driver core has bound the consumer
  *
+ * Loaded with defer=1, the module registers its drivers but applies the
+ * overlay only when 1 is written to its "apply" parameter: the kselftest
+ * waits in between for the driver core's deferred probe timeout, after
+ * which fw_devlink frees the consumers of a newly added device that no
+ * driver has matched when device_add() returns
+ * (fw_devlink_unblock_consumers()), the case of every device probed in
+ * parallel, whose probe has not started then.
+ *
  * Unloading the module removes the overlay, its devices and the drivers.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
+#include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include "parallel_probe_fwlink.h"
@@ -57,9 +67,15 @@ static int consumer_bound;
 module_param(consumer_bound, int, 0444);
 MODULE_PARM_DESC(consumer_bound, "the consumer is bound");
 
+static bool defer;
+module_param(defer, bool, 0444);
+MODULE_PARM_DESC(defer, "apply the overlay when 1 is written to apply");
+
 static atomic_t supplier_done = ATOMIC_INIT(0);
 static bool consumer_added;
 static int fwlink_ovcs_id;
+static DEFINE_MUTEX(fwlink_lock);
+static bool fwlink_applied;
 
 static int fwlink_supplier_probe(struct platform_device *pdev)
 {
@@ -143,10 +159,48 @@ static struct notifier_block fwlink_nb = {
 	.notifier_call = fwlink_bus_notify,
 };
 
-static int __init fwlink_init(void)
+static int fwlink_apply(void)
 {
 	u32 size = __dtb_parallel_probe_fwlink_overlay_end -
 		   __dtb_parallel_probe_fwlink_overlay_begin;
+	int err = 0;
+
+	mutex_lock(&fwlink_lock);
+	if (fwlink_applied)
+		goto out;
+	err = of_overlay_fdt_apply(__dtb_parallel_probe_fwlink_overlay_begin,
+				   size, &fwlink_ovcs_id);
+	if (err) {
+		pr_err("parallel_probe_fwlink: overlay not applied: %d\n", err);
+		/* an overlay that failed once applied leaves its id */
+		if (fwlink_ovcs_id && of_overlay_remove(&fwlink_ovcs_id))
+			pr_err("parallel_probe_fwlink: overlay not removed\n");
+		goto out;
+	}
+	fwlink_applied = true;
+out:
+	mutex_unlock(&fwlink_lock);
+	return err;
+}
+
+static int fwlink_apply_set(const char *val, const struct kernel_param *kp)
+{
+	bool apply;
+	int err = kstrtobool(val, &apply);
+
+	if (err || !apply)
+		return err ?: -EINVAL;
+	return fwlink_apply();
+}
+
+static const struct kernel_param_ops fwlink_apply_ops = {
+	.set = fwlink_apply_set,
+};
+module_param_cb(apply, &fwlink_apply_ops, NULL, 0200);
+MODULE_PARM_DESC(apply, "write 1 to apply the overlay (with defer=1)");
+
+static int __init fwlink_init(void)
+{
 	int err;
 
 	err = bus_register_notifier(&platform_bus_type, &fwlink_nb);
@@ -158,14 +212,10 @@ static int __init fwlink_init(void)
 	err = platform_driver_register(&fwlink_consumer_driver);
 	if (err)
 		goto out_supplier;
-	err = of_overlay_fdt_apply(__dtb_parallel_probe_fwlink_overlay_begin,
-				   size, &fwlink_ovcs_id);
-	if (err) {
-		pr_err("parallel_probe_fwlink: overlay not applied: %d\n", err);
-		/* an overlay that failed once applied leaves its id */
-		if (fwlink_ovcs_id && of_overlay_remove(&fwlink_ovcs_id))
-			pr_err("parallel_probe_fwlink: overlay not removed\n");
-		goto out_consumer;
+	if (!defer) {
+		err = fwlink_apply();
+		if (err)
+			goto out_consumer;
 	}
 	return 0;
 
@@ -181,7 +231,7 @@ module_init(fwlink_init);
 
 static void __exit fwlink_exit(void)
 {
-	int err = of_overlay_remove(&fwlink_ovcs_id);
+	int err = fwlink_applied ? of_overlay_remove(&fwlink_ovcs_id) : 0;
 
 	if (err)
 		pr_err("parallel_probe_fwlink: overlay not removed: %d\n", err);

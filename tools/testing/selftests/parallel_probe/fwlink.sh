@@ -4,7 +4,13 @@
 # Suppliers that fw_devlink finds in a device tree, with parallel probing
 # (CONFIG_DRIVER_PARALLEL_PROBE), with parallel_probe_fwlink.ko: its
 # overlay adds a consumer node, whose "clocks" property names a supplier
-# node, and then the supplier node; the supplier's probe sleeps.
+# node, and then the supplier node; the supplier's probe sleeps.  The
+# module is loaded with defer=1 and the overlay applied DRIVERS_DONE_S
+# seconds later (default 12): after the driver core's deferred probe
+# timeout (10 s, restarted by each driver registration, ours included),
+# fw_devlink frees the consumers of a new device that no driver matched
+# by the end of device_add(), which a device probed in parallel, whose
+# probe waits to start, must not look like.
 #
 #  1. the consumer's device was added before its supplier's, with a link
 #     to the supplier's firmware node pending (the module looks);
@@ -52,9 +58,9 @@ if [ ! -d /sys/firmware/devicetree/base ]; then
 	exit $ksft_skip
 fi
 if [ -f "$here/$mod.ko" ]; then
-	load="insmod $here/$mod.ko"
+	load="insmod $here/$mod.ko defer=1"
 elif modprobe -n -q $mod 2>/dev/null; then
-	load="modprobe $mod"
+	load="modprobe $mod defer=1"
 else
 	echo "ok 1 # SKIP $mod.ko not found" \
 		"(CONFIG_DRIVER_PARALLEL_PROBE_FWLINK_TEST=m)"
@@ -93,6 +99,12 @@ p0=$(stat parked)
 
 if ! $load; then
 	not_ok "$mod loaded"
+	exit 1
+fi
+# the deferred probe timeout runs out: fw_devlink's drivers are "done"
+sleep "${DRIVERS_DONE_S:-12}"
+if ! echo 1 > $P/apply; then
+	not_ok "$mod applied its overlay"
 	exit 1
 fi
 # the consumer binds once the supplier's probe has slept
