@@ -243,7 +243,7 @@ def main():
                     arch, fmt(s and s['text_data'] / 1024.0, '%.1f'),
                     fmt(p and p['text_data'] / 1024.0, '%.1f')))
         with open(os.path.join(out, 'size.gp'), 'w') as f:
-            f.write('''set terminal png size 640,400
+            f.write('''set terminal png size 640,400 noenhanced
 set output "%s"
 set title "vmlinux text+data, tinyconfig"
 set ylabel "KiB"
