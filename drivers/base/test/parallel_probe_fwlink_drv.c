@@ -28,11 +28,11 @@
  *
  * Loaded with defer=1, the module registers its drivers but applies the
  * overlay only when 1 is written to its "apply" parameter: the kselftest
- * waits in between for the driver core's deferred probe timeout, after
- * which fw_devlink frees the consumers of a newly added device that no
- * driver has matched when device_add() returns
- * (fw_devlink_unblock_consumers()), the case of every device probed in
- * parallel, whose probe has not started then.
+ * waits in between until "drivers_done" reads Y, which it does once the
+ * driver core's deferred probe timeout has run.  From then on fw_devlink
+ * frees the consumers of a newly added device that no driver has matched
+ * when device_add() returns (fw_devlink_unblock_consumers()), the case
+ * of every device probed in parallel, whose probe has not started then.
  *
  * Unloading the module removes the overlay, its devices and the drivers.
  */
@@ -76,6 +76,7 @@ static bool consumer_added;
 static int fwlink_ovcs_id;
 static DEFINE_MUTEX(fwlink_lock);
 static bool fwlink_applied;
+static bool fwlink_ready;	/* between the end of init and exit */
 
 static int fwlink_supplier_probe(struct platform_device *pdev)
 {
@@ -166,6 +167,10 @@ static int fwlink_apply(void)
 	int err = 0;
 
 	mutex_lock(&fwlink_lock);
+	if (!fwlink_ready) {
+		err = -EBUSY;
+		goto out;
+	}
 	if (fwlink_applied)
 		goto out;
 	err = of_overlay_fdt_apply(__dtb_parallel_probe_fwlink_overlay_begin,
@@ -199,6 +204,23 @@ static const struct kernel_param_ops fwlink_apply_ops = {
 module_param_cb(apply, &fwlink_apply_ops, NULL, 0200);
 MODULE_PARM_DESC(apply, "write 1 to apply the overlay (with defer=1)");
 
+/*
+ * The deferred probe timeout's work sets driver_deferred_probe_timeout to
+ * 0 right after fw_devlink_drivers_done(); 0 from the start (booted with
+ * deferred_probe_timeout=0, or without modules) means it never runs.
+ */
+static int fwlink_drivers_done_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n",
+			  READ_ONCE(driver_deferred_probe_timeout) ? 'N' : 'Y');
+}
+
+static const struct kernel_param_ops fwlink_drivers_done_ops = {
+	.get = fwlink_drivers_done_get,
+};
+module_param_cb(drivers_done, &fwlink_drivers_done_ops, NULL, 0444);
+MODULE_PARM_DESC(drivers_done, "the deferred probe timeout has run");
+
 static int __init fwlink_init(void)
 {
 	int err;
@@ -212,6 +234,9 @@ static int __init fwlink_init(void)
 	err = platform_driver_register(&fwlink_consumer_driver);
 	if (err)
 		goto out_supplier;
+	mutex_lock(&fwlink_lock);
+	fwlink_ready = true;
+	mutex_unlock(&fwlink_lock);
 	if (!defer) {
 		err = fwlink_apply();
 		if (err)
@@ -220,6 +245,9 @@ static int __init fwlink_init(void)
 	return 0;
 
 out_consumer:
+	mutex_lock(&fwlink_lock);
+	fwlink_ready = false;
+	mutex_unlock(&fwlink_lock);
 	platform_driver_unregister(&fwlink_consumer_driver);
 out_supplier:
 	platform_driver_unregister(&fwlink_supplier_driver);
@@ -231,8 +259,13 @@ module_init(fwlink_init);
 
 static void __exit fwlink_exit(void)
 {
-	int err = fwlink_applied ? of_overlay_remove(&fwlink_ovcs_id) : 0;
+	int err = 0;
 
+	mutex_lock(&fwlink_lock);
+	fwlink_ready = false;
+	if (fwlink_applied)
+		err = of_overlay_remove(&fwlink_ovcs_id);
+	mutex_unlock(&fwlink_lock);
 	if (err)
 		pr_err("parallel_probe_fwlink: overlay not removed: %d\n", err);
 	platform_driver_unregister(&fwlink_consumer_driver);
