@@ -2039,6 +2039,14 @@ static void sffs_badblock_commit(struct kunit *test)
 	mnt = sffs_rf_mount(rf, "compr=none");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	c = SFFS_SB(mnt->mnt_sb);
+	/*
+	 * Plain index nodes, as on a file system made with mkfs.sffs -P:
+	 * packed, a commit of one file's change fits a page or two, and
+	 * the failures would nearly all land in the checkpoint.
+	 */
+	sffs_lock(c);
+	c->j.idx.packed = false;
+	sffs_unlock(c);
 	for (k = 1; k <= 24; k++) {
 		snprintf(name, sizeof(name), "c%u", k);
 		sffs_test_fill(buf, len, k, false);
@@ -2555,9 +2563,11 @@ static int aged_write(struct vfsmount *mnt, const char *name, u8 *buf,
  * 64 KiB or 1 MiB at a random place of a random file and fsync, and half
  * replace a whole file by a new one renamed over it.  The data does not
  * compress.  What the flash is programmed with, per byte the user wrote
- * in the steady state, must stay below 1.10; collecting victims by cost
+ * in the steady state, must stay below 1.06; collecting victims by cost
  * and benefit instead of greedily (the block with the fewest live bytes)
- * moved several times the bytes, and the test failed.  Commits must stay
+ * moved several times the bytes, and the test failed, as it does with
+ * plain index nodes instead of packed ones (the commits' index nodes
+ * then take several times the bytes).  Commits must stay
  * below 1.6 for each journal list's worth of bytes programmed, and
  * collection must run ahead of the end of the lists: when it waited for
  * the commit that ended a list to leave too few free blocks, and then
@@ -2567,7 +2577,7 @@ static int aged_write(struct vfsmount *mnt, const char *name, u8 *buf,
  * depends on time, can write a file's pages before its fsync, and the
  * journal then holds them in another order.  Forcing background writeback
  * every 16 KiB moved it by less than one percent; a bound between what
- * greedy and cost-benefit selection give leaves room for that.
+ * packed and plain index nodes give leaves room for that.
  */
 static void sffs_fs_aged_write_amplification(struct kunit *test)
 {
@@ -2666,7 +2676,7 @@ static void sffs_fs_aged_write_amplification(struct kunit *test)
 	KUNIT_EXPECT_GT(test, user, 2ULL * AGED_BLOCKS * RF_ERASESIZE - 1);
 	/* the device was full enough for garbage collection to work */
 	KUNIT_EXPECT_GT(test, moved, 0ULL);
-	KUNIT_EXPECT_LE(test, prog * 100, user * 110);
+	KUNIT_EXPECT_LE(test, prog * 100, user * 106);
 	KUNIT_EXPECT_LE(test, (u64)commits * 5, lists * 8);
 	KUNIT_EXPECT_GT(test, j->gc.ahead_runs - ahead, 0UL);
 	KUNIT_EXPECT_EQ(test, SFFS_SB(mnt->mnt_sb)->io.write_errors, 0UL);

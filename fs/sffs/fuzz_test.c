@@ -285,6 +285,67 @@ static u64 fz_hostile(struct fz_state *s, u64 old, int width)
 	return pick[fz_rand(s, ARRAY_SIZE(pick))] & max;
 }
 
+/*
+ * Point branch @i of the packed index node @in, @len bytes, at the node
+ * @o: the stream is packed again and, when it came out shorter, its last
+ * number is written with as many more bytes as LEB128 allows (bytes of
+ * 0x80, then 0x00), so that it ends where the node does.  Return 0, or
+ * -1 and @in unchanged if the stream cannot be read or does not fit.
+ */
+static int fz_repoint_packed(struct sffs_index_node *in, u32 len,
+			     unsigned int cnt, unsigned int i,
+			     const struct fz_node *o)
+{
+	u8 *p = (u8 *)in->branch, *end = (u8 *)in + len, *out, *q, *last;
+	struct sffs_ibranch *br, prev = { 0 };
+	const u8 *r = p;
+	unsigned int k;
+	int ret = -1;
+
+	br = kcalloc(cnt, sizeof(*br), GFP_KERNEL);
+	out = kmalloc(len, GFP_KERNEL);
+	if (!br || !out)
+		goto out;
+	for (k = 0; k < cnt; k++) {
+		if (k)
+			br[k] = br[k - 1];
+		if (sffs_iunpack(&r, end, &br[k]))
+			goto out;
+	}
+	br[i].addr = o->addr;
+	br[i].len = o->len;
+	q = out;
+	last = out;
+	for (k = 0; q && k < cnt; k++) {
+		last = q;
+		q = sffs_ipack(q, out + (end - p), &prev, &br[k]);
+	}
+	if (!q)
+		goto out;
+	if (q < out + (end - p)) {
+		/* the last number of the last branch, made longer */
+		u8 *num = last;
+		unsigned int nb;
+
+		for (k = 0; k < 3; k++)
+			while (*num++ & 0x80)
+				;
+		nb = q - num;
+		if (nb + (out + (end - p) - q) > 10)
+			goto out;
+		while (q < out + (end - p)) {
+			q[-1] |= 0x80;
+			*q++ = 0;
+		}
+	}
+	memcpy(p, out, end - p);
+	ret = 0;
+out:
+	kfree(br);
+	kfree(out);
+	return ret;
+}
+
 static void fz_set_field(u8 *p, int width, u64 v)
 {
 	if (width == 1)
@@ -400,6 +461,20 @@ static enum fz_kind fz_mutate(struct fz_state *s, struct fz_base *b)
 		unsigned int cnt = le16_to_cpu(in->count);
 		struct sffs_branch *br;
 
+		if (n->type == SFFS_NODE_INDEX &&
+		    in->flags & SFFS_INDEX_PACKED) {
+			cnt = min_t(u32, cnt, SFFS_MAX_FANOUT);
+			if (!cnt)
+				break;
+			i = fz_rand(s, cnt);
+			o = fz_pick(s, b, kind == FZ_LOOP ? SFFS_NODE_INDEX :
+				    fz_pick_type(s, b));
+			if (kind == FZ_LOOP && fz_rand(s, 4) == 0)
+				o = n;
+			if (!fz_repoint_packed(in, len, cnt, i, o))
+				fz_seal(p, room);
+			break;
+		}
 		cnt = min_t(u32, cnt, (len - sizeof(*in)) / sizeof(*br));
 		if (n->type != SFFS_NODE_INDEX || !cnt)
 			break;

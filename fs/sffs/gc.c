@@ -99,7 +99,7 @@ static int sffs_gc_leaf(struct sffs_journal *j, struct sffs_node_hdr *hdr,
 static int sffs_gc_index(struct sffs_journal *j, struct sffs_index_node *ix,
 			 u64 addr)
 {
-	struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+	struct sffs_ckey key = sffs_index_first_key(ix);
 	int ret;
 
 	ret = sffs_index_dirty_node(&j->idx, addr, le16_to_cpu(ix->level),

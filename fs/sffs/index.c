@@ -59,6 +59,23 @@ struct sffs_znode {
 	struct sffs_zbranch br[];
 };
 
+/**
+ * sffs_index_first_key - the key of an index node's first branch
+ * @ix: the node, plain or packed, checked by sffs_node_check()
+ *
+ * Return: the key.
+ */
+struct sffs_ckey sffs_index_first_key(const struct sffs_index_node *ix)
+{
+	const u8 *p = (const u8 *)ix->branch;
+	struct sffs_ibranch b = { 0 };
+
+	if (!(ix->flags & SFFS_INDEX_PACKED))
+		return sffs_key_from_le(&ix->branch[0].key);
+	sffs_iunpack(&p, (const u8 *)ix + le32_to_cpu(ix->hdr.len), &b);
+	return (struct sffs_ckey){ .ino = b.ino, .tv = b.tv };
+}
+
 size_t sffs_index_node_size(unsigned int fanout)
 {
 	return sizeof(struct sffs_index_node) +
@@ -137,16 +154,30 @@ static int zn_parse(struct sffs_index *idx, struct sffs_znode *zn,
 {
 	const struct sffs_index_node *ix = idx->buf;
 	unsigned int i, count = le16_to_cpu(ix->count);
+	const u8 *p = (const u8 *)ix->branch;
+	const u8 *end = (const u8 *)ix + le32_to_cpu(ix->hdr.len);
+	struct sffs_ibranch pb = { 0 };
+	bool packed = ix->flags & SFFS_INDEX_PACKED;
 
 	if (ix->hdr.type != SFFS_NODE_INDEX || le16_to_cpu(ix->level) != level ||
-	    !count || count > idx->fanout)
+	    !count || count > idx->fanout || (packed && !idx->packed))
 		return -EUCLEAN;
 	for (i = 0; i < count; i++) {
 		struct sffs_zbranch *b = &zn->br[i];
 
-		b->key = sffs_key_from_le(&ix->branch[i].key);
-		b->addr = le64_to_cpu(ix->branch[i].addr);
-		b->len = le32_to_cpu(ix->branch[i].len);
+		if (packed) {
+			/* the node check found the stream whole */
+			if (WARN_ON_ONCE(sffs_iunpack(&p, end, &pb)))
+				return -EUCLEAN;
+			b->key.ino = pb.ino;
+			b->key.tv = pb.tv;
+			b->addr = pb.addr;
+			b->len = pb.len;
+		} else {
+			b->key = sffs_key_from_le(&ix->branch[i].key);
+			b->addr = le64_to_cpu(ix->branch[i].addr);
+			b->len = le32_to_cpu(ix->branch[i].len);
+		}
 		if (b->len < sizeof(struct sffs_node_hdr) ||
 		    (i && sffs_key_cmp(&zn->br[i - 1].key, &b->key) >= 0))
 			return -EUCLEAN;
@@ -575,6 +606,34 @@ int sffs_index_remove_range(struct sffs_index *idx,
 	}
 }
 
+/*
+ * Pack the branches of @zn after the header at @ix, if they take fewer
+ * than the @len bytes of the plain node.  Return the packed node's
+ * length, or @len and the header left plain.
+ */
+static u32 zn_pack(struct sffs_index_node *ix, const struct sffs_znode *zn,
+		   u32 len)
+{
+	u8 *p = (u8 *)ix->branch, *end = (u8 *)ix + len - 1;
+	struct sffs_ibranch prev = { 0 };
+	unsigned int i;
+
+	for (i = 0; p && i < zn->count; i++) {
+		struct sffs_ibranch b = {
+			.ino = zn->br[i].key.ino,
+			.tv = zn->br[i].key.tv,
+			.addr = zn->br[i].addr,
+			.len = zn->br[i].len,
+		};
+
+		p = sffs_ipack(p, end, &prev, &b);
+	}
+	if (!p)
+		return len;
+	ix->flags = SFFS_INDEX_PACKED;
+	return p - (u8 *)ix;
+}
+
 static int zn_write(struct sffs_index *idx, struct sffs_znode *zn)
 {
 	struct sffs_index_node *ix = idx->buf;
@@ -599,7 +658,9 @@ static int zn_write(struct sffs_index *idx, struct sffs_znode *zn)
 	memset(ix, 0, sizeof(*ix));
 	ix->level = cpu_to_le16(zn->level);
 	ix->count = cpu_to_le16(zn->count);
-	for (i = 0; i < zn->count; i++) {
+	if (idx->packed)
+		len = zn_pack(ix, zn, len);
+	for (i = 0; !ix->flags && i < zn->count; i++) {
 		struct sffs_branch *b = &ix->branch[i];
 
 		sffs_key_to_le(&b->key, &zn->br[i].key);

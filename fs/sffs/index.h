@@ -50,6 +50,7 @@ struct sffs_index {
 	unsigned long nr_dirty;
 	unsigned long max_clean;
 	void *buf;
+	bool packed;
 };
 
 /* A branch as the index hands it out: where a leaf node is on flash */
@@ -78,6 +79,7 @@ int sffs_index_dirty_node(struct sffs_index *idx, u64 addr,
 int sffs_index_commit(struct sffs_index *idx, u64 *root, u32 *len);
 unsigned long sffs_index_shrink(struct sffs_index *idx, unsigned long nr);
 size_t sffs_index_node_size(unsigned int fanout);
+struct sffs_ckey sffs_index_first_key(const struct sffs_index_node *ix);
 size_t sffs_index_znode_size(unsigned int fanout);
 
 #endif /* __SFFS_INDEX_H__ */

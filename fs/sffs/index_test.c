@@ -180,23 +180,95 @@ static void test_index_random_ops_match_model(struct kunit *test)
 	t_teardown(t, &idx);
 }
 
-static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
+/* Index nodes written from @from to the head, and how many are packed */
+static unsigned int t_count_packed(struct sffs_itest *t, u64 from,
+				   unsigned int *nodes)
+{
+	unsigned int packed = 0;
+	u64 p;
+
+	*nodes = 0;
+	for (p = from; p < t->head;) {
+		struct sffs_index_node *ix = (void *)(t->flash + p);
+
+		packed += !!(ix->flags & SFFS_INDEX_PACKED);
+		(*nodes)++;
+		p = ALIGN(p + le32_to_cpu(ix->hdr.len), SFFS_NODE_ALIGN);
+	}
+	return packed;
+}
+
+static void t_commit_then_load(struct kunit *test, bool packed)
 {
 	struct sffs_index idx, idx2;
 	struct sffs_itest *t = t_setup(test, &idx, 16);
+	unsigned int n, nodes;
+	u64 root;
+	u32 len;
+
+	idx.packed = packed;
+	for (n = 0; n < 6000; n++)
+		t_insert(t, &idx, t_rand(t) % T_KEYS);
+	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &len), 0);
+	/* every node packs: keys of one inode, one leaf length */
+	KUNIT_EXPECT_EQ(test, t_count_packed(t, 64, &nodes),
+			packed ? nodes : 0);
+	KUNIT_EXPECT_GT(test, nodes, 100U);
+
+	/* a fresh index from the "flash" only, as mount does */
+	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 16), 0);
+	idx2.packed = packed;
+	KUNIT_ASSERT_EQ(test, sffs_index_load(&idx2, root, len, idx.height), 0);
+	KUNIT_EXPECT_EQ(test, idx2.nr_znodes, 1UL);
+	t_check_all(t, &idx2);
+	sffs_index_destroy(&idx2);
+	t_teardown(t, &idx);
+}
+
+static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
+{
+	t_commit_then_load(test, false);
+}
+
+static void test_index_packed_commit_then_load_reads_same_tree(struct kunit *test)
+{
+	t_commit_then_load(test, true);
+}
+
+/*
+ * A packed node is read only where the checkpoint allows packing: found
+ * on a file system without SFFS_FEAT_INCOMPAT_PACKED_INDEX, it is damage.
+ */
+static void test_index_packed_node_needs_the_feature(struct kunit *test)
+{
+	struct sffs_index idx, idx2;
+	struct sffs_itest *t = t_setup(test, &idx, 16);
+	struct sffs_zref ref;
+	struct sffs_ckey key;
 	unsigned int n;
 	u64 root;
 	u32 len;
 
-	for (n = 0; n < 6000; n++)
+	idx.packed = true;
+	for (n = 0; n < 2000; n++)
 		t_insert(t, &idx, t_rand(t) % T_KEYS);
 	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &len), 0);
-
-	/* a fresh index from the "flash" only, as mount does */
 	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 16), 0);
+	KUNIT_EXPECT_EQ(test, sffs_index_load(&idx2, root, len, idx.height),
+			-EUCLEAN);
+	sffs_index_destroy(&idx2);
+	/* the branches as written, read back with it allowed */
+	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 16), 0);
+	idx2.packed = true;
 	KUNIT_ASSERT_EQ(test, sffs_index_load(&idx2, root, len, idx.height), 0);
-	KUNIT_EXPECT_EQ(test, idx2.nr_znodes, 1UL);
-	t_check_all(t, &idx2);
+	for (n = 0; n < T_KEYS; n++) {
+		if (!t->model[n])
+			continue;
+		key = t_key(n);
+		KUNIT_ASSERT_EQ(test, sffs_index_lookup(&idx2, &key, &ref), 0);
+		KUNIT_EXPECT_EQ(test, ref.addr, t->model[n]);
+		KUNIT_EXPECT_EQ(test, ref.len, 100U);
+	}
 	sffs_index_destroy(&idx2);
 	t_teardown(t, &idx);
 }
@@ -208,7 +280,8 @@ static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
  * then rewrites them all, and the old copies are reported obsolete and
  * no longer found.
  */
-static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
+static void t_dirty_node_finds_every_live_node(struct kunit *test,
+					       bool packed)
 {
 	struct sffs_index idx, idx2;
 	struct sffs_itest *t = t_setup(test, &idx, 8);
@@ -216,6 +289,7 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 	unsigned int n, nodes = 0;
 	u32 len, root_len;
 
+	idx.packed = packed;
 	for (n = 0; n < 3000; n++)
 		t_insert(t, &idx, t_rand(t) % T_KEYS);
 	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &root_len), 0);
@@ -227,7 +301,7 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 
 	for (p = 64; p < end; p = ALIGN(p + len, SFFS_NODE_ALIGN)) {
 		struct sffs_index_node *ix = (void *)(t->flash + p);
-		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+		struct sffs_ckey key = sffs_index_first_key(ix);
 		unsigned int level = le16_to_cpu(ix->level);
 
 		len = le32_to_cpu(ix->hdr.len);
@@ -249,7 +323,7 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 	KUNIT_EXPECT_GE(test, root, end);
 	for (p = 64; p < end; p = ALIGN(p + len, SFFS_NODE_ALIGN)) {
 		struct sffs_index_node *ix = (void *)(t->flash + p);
-		struct sffs_ckey key = sffs_key_from_le(&ix->branch[0].key);
+		struct sffs_ckey key = sffs_index_first_key(ix);
 
 		len = le32_to_cpu(ix->hdr.len);
 		KUNIT_EXPECT_EQ(test,
@@ -260,10 +334,21 @@ static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
 	/* the rewritten tree, read from flash alone, is the same */
 	memset(t->flash + 64, 0xff, end - 64);
 	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 8), 0);
+	idx2.packed = packed;
 	KUNIT_ASSERT_EQ(test, sffs_index_load(&idx2, root, root_len, idx.height), 0);
 	t_check_all(t, &idx2);
 	sffs_index_destroy(&idx2);
 	t_teardown(t, &idx);
+}
+
+static void test_index_dirty_node_finds_every_live_node(struct kunit *test)
+{
+	t_dirty_node_finds_every_live_node(test, false);
+}
+
+static void test_index_packed_dirty_node_finds_every_live_node(struct kunit *test)
+{
+	t_dirty_node_finds_every_live_node(test, true);
 }
 
 static void test_index_shrink_frees_clean_znodes_only(struct kunit *test)
@@ -394,7 +479,10 @@ static struct kunit_case sffs_index_cases[] = {
 	KUNIT_CASE(test_index_cache_stays_within_its_bound),
 	KUNIT_CASE(test_index_random_ops_match_model),
 	KUNIT_CASE(test_index_commit_then_load_reads_same_tree),
+	KUNIT_CASE(test_index_packed_commit_then_load_reads_same_tree),
+	KUNIT_CASE(test_index_packed_node_needs_the_feature),
 	KUNIT_CASE(test_index_dirty_node_finds_every_live_node),
+	KUNIT_CASE(test_index_packed_dirty_node_finds_every_live_node),
 	KUNIT_CASE(test_index_shrink_frees_clean_znodes_only),
 	KUNIT_CASE(test_index_remove_range_removes_exactly_the_range),
 	KUNIT_CASE(test_index_reports_replaced_and_removed_nodes),

@@ -441,7 +441,7 @@ static int sffs_rewrite(struct sffs_journal *j, void *buf, u64 start,
 			 * znode is written again when the commit is, and the
 			 * parent with it.
 			 */
-			key = sffs_key_from_le(&ix->branch[0].key);
+			key = sffs_index_first_key(ix);
 			err = sffs_index_dirty_node(&j->idx, p,
 						    le16_to_cpu(ix->level), &key);
 			if (err < 0)
@@ -1312,6 +1312,8 @@ int sffs_journal_load(struct sffs_journal *j, struct sffs_io *io,
 		sffs_ebt_destroy(j);
 		return err;
 	}
+	j->idx.packed = le32_to_cpu(cp->feat_incompat) &
+			SFFS_FEAT_INCOMPAT_PACKED_INDEX;
 	j->idx.max_clean = SFFS_INDEX_CACHE;
 	for (i = 0; i < j->jcnt && !err; i++)
 		err = sffs_ebt_claim(j, j->jeb[i]);
@@ -1416,6 +1418,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 
 	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
 					 SFFS_FEAT_RO_COMPAT_ORPHAN);
+	cp->feat_incompat = cpu_to_le32(SFFS_FEAT_INCOMPAT_PACKED_INDEX);
 	err = sffs_ebt_init(j);
 	if (!err)
 		err = sffs_put_buf_init(j, fanout);
@@ -1426,6 +1429,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 		sffs_ebt_destroy(j);
 		return err;
 	}
+	j->idx.packed = true;
 	err = sffs_alloc_eb(j, &eb, false);
 	if (err)
 		goto out;

@@ -40,8 +40,9 @@ static const u16 sffs_min_len[SFFS_NODE_TYPES] = {
 	[SFFS_NODE_XATTR]	= sizeof(struct sffs_xattr_node) + 1,
 	[SFFS_NODE_TRUNC]	= sizeof(struct sffs_trunc_node),
 	[SFFS_NODE_ORPHAN]	= sizeof(struct sffs_orphan_node),
+	/* one branch, packed */
 	[SFFS_NODE_INDEX]	= sizeof(struct sffs_index_node) +
-				  sizeof(struct sffs_branch),
+				  SFFS_IPACK_MIN,
 	[SFFS_NODE_EBT]		= sizeof(struct sffs_ebt_node),
 };
 
@@ -169,7 +170,11 @@ static int sffs_node_check_payload(const void *node, u32 len)
 		u16 cnt = le16_to_cpu(ix->count);
 
 		if (!cnt || cnt > SFFS_MAX_FANOUT ||
-		    sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len)
+		    ix->flags & ~SFFS_INDEX_PACKED)
+			return -EUCLEAN;
+		if (ix->flags & SFFS_INDEX_PACKED)
+			return sffs_ipack_check(ix, len, cnt) ? -EUCLEAN : 0;
+		if (sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len)
 			return -EUCLEAN;
 		return 0;
 	}

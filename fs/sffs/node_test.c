@@ -3,6 +3,7 @@
  * KUnit tests of SFFS node encoding: checksums, validation, keys.
  */
 #include <kunit/test.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include "node.h"
 
@@ -137,6 +138,161 @@ static void test_keys_sort_by_inode_then_type(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sffs_key_cmp(&c, &c), 0);
 }
 
+#define T_PBR	64
+
+/* Seal @n branches of @b as a packed index node in @ix; its length or 0 */
+static u32 t_pack(struct sffs_index_node *ix, const struct sffs_ibranch *b,
+		  unsigned int n, u32 room)
+{
+	u8 *p = (u8 *)ix->branch, *end = (u8 *)ix + room;
+	struct sffs_ibranch prev = { 0 };
+	unsigned int i;
+	u32 len;
+
+	memset(ix, 0, room);
+	for (i = 0; p && i < n; i++)
+		p = sffs_ipack(p, end, &prev, &b[i]);
+	if (!p)
+		return 0;
+	ix->count = cpu_to_le16(n);
+	ix->flags = SFFS_INDEX_PACKED;
+	len = p - (u8 *)ix;
+	sffs_node_seal(ix, SFFS_NODE_INDEX, len, 1, 0);
+	return len;
+}
+
+/* Reseal @ix after a change, as a writer that got it wrong would */
+static void t_reseal(struct sffs_index_node *ix, u32 len)
+{
+	sffs_node_seal(ix, SFFS_NODE_INDEX, len, 1, 0);
+}
+
+/*
+ * Packed index nodes: branches of every shape come back as they went in
+ * (the next block of a file, far inodes, addresses going down, lengths
+ * at both ends of their range, keys and addresses at the top of u64),
+ * and a stream that ends early, goes on past its count, holds a number
+ * of more than 10 bytes or a length past u32, or a flag this kernel does
+ * not know, fails the node check.
+ */
+static void test_packed_index_nodes(struct kunit *test)
+{
+	size_t room = sizeof(struct sffs_index_node) +
+		      T_PBR * sizeof(struct sffs_branch);
+	struct sffs_index_node *ix = kunit_kzalloc(test, room, GFP_KERNEL);
+	struct sffs_ibranch *b = kunit_kcalloc(test, T_PBR, sizeof(*b),
+					       GFP_KERNEL);
+	struct sffs_ibranch got = { 0 }, odd = { .addr = 12 }, pair[2];
+	struct rnd_state rnd;
+	const u8 *q, *end;
+	unsigned int i;
+	u8 tmp[16];
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, ix);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	prandom_seed_state(&rnd, 7);
+	for (i = 0; i < T_PBR; i++) {
+		struct sffs_ibranch *x = &b[i];
+
+		switch (i % 4) {
+		case 0:	/* the next block of the file */
+			*x = i ? b[i - 1] : (struct sffs_ibranch){ 20, 1, 64, 4152 };
+			x->tv++;
+			x->addr += 4160;
+			break;
+		case 1:	/* a far inode, an address further down */
+			x->ino = b[i - 1].ino + prandom_u32_state(&rnd) + 1;
+			x->tv = prandom_u32_state(&rnd);
+			x->addr = (b[i - 1].addr -
+				   (prandom_u32_state(&rnd) & ~7U)) & ~7ULL;
+			x->len = U32_MAX;
+			break;
+		case 2:	/* the same inode, the shortest length */
+			*x = b[i - 1];
+			x->tv += ((u64)prandom_u32_state(&rnd) << 28) + 1;
+			x->len = 0;
+			break;
+		case 3:	/* a key near the top, an address up high */
+			x->ino = b[i - 1].ino + (1ULL << 40);
+			x->tv = U64_MAX - i;
+			x->addr = U64_MAX & ~7ULL;
+			x->len = 33;
+			break;
+		}
+	}
+	len = t_pack(ix, b, T_PBR, room);
+	KUNIT_ASSERT_GT(test, len, 0U);
+	KUNIT_EXPECT_LT(test, (size_t)len, room);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len), 0);
+	q = (const u8 *)ix->branch;
+	end = (const u8 *)ix + len;
+	for (i = 0; i < T_PBR; i++) {
+		KUNIT_ASSERT_EQ(test, sffs_iunpack(&q, end, &got), 0);
+		KUNIT_EXPECT_EQ_MSG(test, got.ino, b[i].ino, "branch %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.tv, b[i].tv, "branch %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.addr, b[i].addr, "branch %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.len, b[i].len, "branch %u", i);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, q, end);
+
+	/*
+	 * The next block of a file, its node right after the one before,
+	 * takes 5 bytes: inode and block differences of 0 and 1, the
+	 * address 4160 bytes on (2 bytes), the same length.
+	 */
+	pair[0] = b[0];
+	pair[1] = b[0];
+	pair[1].tv++;
+	pair[1].addr += 4160;
+	KUNIT_EXPECT_EQ(test, t_pack(ix, pair, 1, room), (u32)sizeof(*ix) + 6);
+	KUNIT_EXPECT_EQ(test, t_pack(ix, pair, 2, room),
+			(u32)sizeof(*ix) + 6 + 5);
+
+	/* the stream one byte short, one byte long, one branch short */
+	len = t_pack(ix, b, T_PBR, room);
+	t_reseal(ix, len - 1);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len - 1), -EUCLEAN);
+	len = t_pack(ix, b, T_PBR, room);
+	t_reseal(ix, len + 1);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len + 1), -EUCLEAN);
+	len = t_pack(ix, b, T_PBR, room);
+	ix->count = cpu_to_le16(T_PBR + 1);
+	t_reseal(ix, len);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len), -EUCLEAN);
+	/* a flag this kernel does not know */
+	len = t_pack(ix, b, T_PBR, room);
+	ix->flags |= 0x02;
+	t_reseal(ix, len);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len), -EUCLEAN);
+
+	/* a number of 11 bytes; 10 whose last holds more than bit 63 */
+	memset(tmp, 0x80, sizeof(tmp));
+	tmp[10] = 0;
+	q = tmp;
+	KUNIT_EXPECT_EQ(test, sffs_iunpack(&q, tmp + 11, &got), -1);
+	memset(tmp, 0xff, 9);
+	tmp[9] = 0x02;
+	memset(tmp + 10, 0, 3);	/* the other three numbers of the branch */
+	q = tmp;
+	KUNIT_EXPECT_EQ(test, sffs_iunpack(&q, tmp + 13, &got), -1);
+	tmp[9] = 0x01;	/* U64_MAX: an inode delta that decodes */
+	got = (struct sffs_ibranch){ 0 };
+	q = tmp;
+	KUNIT_EXPECT_EQ(test, sffs_iunpack(&q, tmp + 13, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.ino, U64_MAX);
+	/* a length below 0 */
+	memset(tmp, 0, 3);
+	tmp[3] = 1;	/* zigzag of -1 */
+	got = (struct sffs_ibranch){ 0 };
+	q = tmp;
+	KUNIT_EXPECT_EQ(test, sffs_iunpack(&q, tmp + 4, &got), -1);
+
+	/* an address off the node alignment cannot be packed */
+	KUNIT_EXPECT_PTR_EQ(test, sffs_ipack(tmp, tmp + sizeof(tmp), &got, &odd),
+			    (u8 *)NULL);
+}
+
 static struct kunit_case sffs_node_cases[] = {
 	KUNIT_CASE(test_crc_is_crc32c_without_final_xor),
 	KUNIT_CASE(test_sealed_node_checks),
@@ -147,6 +303,7 @@ static struct kunit_case sffs_node_cases[] = {
 	KUNIT_CASE(test_inner_lengths_are_checked),
 	KUNIT_CASE(test_data_node_sizes),
 	KUNIT_CASE(test_keys_sort_by_inode_then_type),
+	KUNIT_CASE(test_packed_index_nodes),
 	{}
 };
 

@@ -339,17 +339,174 @@ static inline __u32 sffs_symlink_max(__u32 erase_size)
  * struct sffs_index_node - a B+tree node
  * @level: 0 for nodes whose branches point at leaf nodes
  * @count: number of branches, 1 to the fan-out of the superblock
+ * @flags: SFFS_INDEX_PACKED or 0
  * @reserved: zero
- * @branch: branches in increasing key order
+ * @branch: branches in increasing key order; with %SFFS_INDEX_PACKED,
+ *	    the packed stream described below instead
  */
 struct sffs_index_node {
 	struct sffs_node_hdr hdr;
 	__le16 level;
 	__le16 count;
-	__u8 reserved[4];
+	__u8 flags;
+	__u8 reserved[3];
 	struct sffs_branch branch[];
 } __packed;
 static_assert(sizeof(struct sffs_index_node) == 40);
+
+/*
+ * Packed index nodes (SFFS_FEAT_INCOMPAT_PACKED_INDEX).  A commit writes
+ * again every index node on the path to each key that changed since the
+ * commit before, and most of what a plain branch says repeats the branch
+ * before it: the same inode, the next block, an address a node further,
+ * the same length.  With SFFS_INDEX_PACKED in @flags, the payload after
+ * struct sffs_index_node is a stream of @count branches, each four
+ * unsigned LEB128 numbers (7 bits a byte, least significant first, the
+ * top bit set on every byte but a number's last, at most 10 bytes):
+ *
+ *  - the inode number minus the branch before's;
+ *  - if that is 0, @tv minus the branch before's, otherwise @tv;
+ *  - the address minus the branch before's, divided by SFFS_NODE_ALIGN,
+ *    zigzag coded (a difference d as (d << 1) ^ (d >> 63): the sign in
+ *    bit 0);
+ *  - the length minus the branch before's, zigzag coded.
+ *
+ * The branch before the first is all zeros, and the stream ends exactly
+ * at the node's length.  Differences wrap modulo 2^64; what a stream
+ * decodes to is checked as a plain node's branches are.  A writer packs a
+ * node only when the stream is shorter than the plain branches.
+ */
+#define SFFS_INDEX_PACKED	0x01
+/* The shortest packed branch: four numbers of a byte */
+#define SFFS_IPACK_MIN		4
+
+/* One branch of a packed stream, in CPU byte order */
+struct sffs_ibranch {
+	__u64 ino;
+	__u64 tv;
+	__u64 addr;
+	__u32 len;
+};
+
+static inline __u8 *sffs_put_leb128(__u8 *p, const __u8 *end, __u64 v)
+{
+	do {
+		if (p == end)
+			return (__u8 *)0;
+		*p = v & 0x7f;
+		v >>= 7;
+		if (v)
+			*p |= 0x80;
+		p++;
+	} while (v);
+	return p;
+}
+
+static inline int sffs_get_leb128(const __u8 **pp, const __u8 *end, __u64 *v)
+{
+	const __u8 *p = *pp;
+	unsigned int shift;
+	__u64 x = 0;
+
+	for (shift = 0; shift < 64; shift += 7) {
+		__u8 b;
+
+		if (p == end)
+			return -1;
+		b = *p++;
+		/* the tenth byte holds bit 63 alone */
+		if (shift == 63 && b > 1)
+			return -1;
+		x |= (__u64)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*pp = p;
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static inline __u64 sffs_zigzag(__u64 d)
+{
+	return (d << 1) ^ ((d >> 63) ? ~(__u64)0 : 0);
+}
+
+static inline __u64 sffs_unzigzag(__u64 z)
+{
+	return (z >> 1) ^ (~(z & 1) + 1);
+}
+
+/*
+ * Append @b to the stream at @p, which ends at @end, after the branch
+ * @prev (all zeros before the first), and make @prev @b.  Return where the
+ * stream goes on, or NULL if @end came first or an address is not
+ * aligned.
+ */
+static inline __u8 *sffs_ipack(__u8 *p, const __u8 *end,
+			       struct sffs_ibranch *prev,
+			       const struct sffs_ibranch *b)
+{
+	__u64 dino = b->ino - prev->ino;
+	__s64 daddr = (__s64)(b->addr - prev->addr) / SFFS_NODE_ALIGN;
+	__u64 dlen = (__u64)b->len - prev->len;
+
+	if ((b->addr | prev->addr) % SFFS_NODE_ALIGN)
+		return (__u8 *)0;
+	p = sffs_put_leb128(p, end, dino);
+	if (p)
+		p = sffs_put_leb128(p, end, dino ? b->tv : b->tv - prev->tv);
+	if (p)
+		p = sffs_put_leb128(p, end, sffs_zigzag((__u64)daddr));
+	if (p)
+		p = sffs_put_leb128(p, end, sffs_zigzag(dlen));
+	*prev = *b;
+	return p;
+}
+
+/*
+ * Read the branch after @b (all zeros before the first) from the stream
+ * at *@pp, which ends at @end, into @b, and move *@pp past it.  Return 0,
+ * or -1 if the stream ends inside the branch or a number is too long.
+ */
+static inline int sffs_iunpack(const __u8 **pp, const __u8 *end,
+			       struct sffs_ibranch *b)
+{
+	__u64 dino, tv, daddr, dlen;
+
+	if (sffs_get_leb128(pp, end, &dino) ||
+	    sffs_get_leb128(pp, end, &tv) ||
+	    sffs_get_leb128(pp, end, &daddr) ||
+	    sffs_get_leb128(pp, end, &dlen))
+		return -1;
+	dlen = b->len + sffs_unzigzag(dlen);
+	if (dlen >> 32)
+		return -1;
+	b->ino += dino;
+	b->tv = dino ? tv : b->tv + tv;
+	b->addr += sffs_unzigzag(daddr) * SFFS_NODE_ALIGN;
+	b->len = dlen;
+	return 0;
+}
+
+/*
+ * 0 if the packed stream of @ix, @len bytes with its header, holds
+ * exactly its @count branches; -1 if not.
+ */
+static inline int sffs_ipack_check(const struct sffs_index_node *ix,
+				   __u32 len, unsigned int count)
+{
+	const __u8 *p = (const __u8 *)ix->branch;
+	const __u8 *end = (const __u8 *)ix + len;
+	struct sffs_ibranch b = { 0 };
+
+	if (len < sizeof(*ix))
+		return -1;
+	while (count--)
+		if (sffs_iunpack(&p, end, &b))
+			return -1;
+	return p == end ? 0 : -1;
+}
 
 #define SFFS_MIN_FANOUT		8
 #define SFFS_MAX_FANOUT		256
@@ -464,9 +621,15 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * number of skipped blocks at or before where it lands.
  */
 #define SFFS_FEAT_INCOMPAT_SKIP		0x00000004
+/*
+ * Index nodes may be packed (SFFS_INDEX_PACKED): a kernel that does not
+ * know it would take them for damaged ones.
+ */
+#define SFFS_FEAT_INCOMPAT_PACKED_INDEX	0x00000008
 #define SFFS_FEAT_INCOMPAT_SUPP		(SFFS_FEAT_INCOMPAT_LONG_SYMLINK | \
 					 SFFS_FEAT_INCOMPAT_PLACE | \
-					 SFFS_FEAT_INCOMPAT_SKIP)
+					 SFFS_FEAT_INCOMPAT_SKIP | \
+					 SFFS_FEAT_INCOMPAT_PACKED_INDEX)
 /* Most skipped blocks a checkpoint lists; fewer fit a 512-byte unit */
 #define SFFS_MAX_SKIP			256
 

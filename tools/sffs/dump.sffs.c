@@ -120,22 +120,24 @@ static void check_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 {
 	struct sffs_index_node *ix = read_node(addr, len);
+	struct sffs_branch *br = NULL;
 	unsigned int cnt;
 
 	if (!ix)
 		return;
 	index_nodes++;
 	cnt = le16toh(ix->count);
-	if (ix->hdr.type != SFFS_NODE_INDEX || le16toh(ix->level) != level ||
-	    !cnt || cnt > fanout ||
-	    len != sizeof(*ix) + cnt * sizeof(struct sffs_branch)) {
+	if (ix->hdr.type == SFFS_NODE_INDEX && le16toh(ix->level) == level &&
+	    cnt && cnt <= fanout)
+		br = sffs_index_branches(ix, len);
+	if (!br) {
 		report("bad index node at %llu (level %u, want %d, %u branches)",
 		       (unsigned long long)addr, le16toh(ix->level), level, cnt);
 		free(ix);
 		return;
 	}
 	for (unsigned int i = 0; i < cnt; i++) {
-		struct sffs_branch *b = &ix->branch[i];
+		struct sffs_branch *b = &br[i];
 
 		if (level)
 			walk(le64toh(b->addr), le32toh(b->len), level - 1,
@@ -144,6 +146,7 @@ static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 			check_leaf(le64toh(b->key.ino), le64toh(b->key.tv),
 				   le64toh(b->addr), le32toh(b->len));
 	}
+	free(br);
 	free(ix);
 }
 

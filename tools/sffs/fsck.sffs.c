@@ -229,22 +229,28 @@ static void add_leaf(uint64_t ino, uint64_t tv, uint64_t addr, uint32_t len)
 static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 {
 	struct sffs_index_node *ix = read_node(addr, len, "index node");
+	struct sffs_branch *br = NULL;
 	unsigned int cnt;
 
 	if (!ix)
 		return;
 	index_nodes++;
 	cnt = le16toh(ix->count);
-	if (ix->hdr.type != SFFS_NODE_INDEX || le16toh(ix->level) != level ||
-	    !cnt || cnt > fanout ||
-	    len != sizeof(*ix) + cnt * sizeof(struct sffs_branch)) {
+	if (ix->hdr.type == SFFS_NODE_INDEX && le16toh(ix->level) == level &&
+	    cnt && cnt <= fanout)
+		br = sffs_index_branches(ix, len);
+	if (!br) {
 		err("bad index node at %llu (level %u, want %d, %u branches)",
 		    ULL(addr), le16toh(ix->level), level, cnt);
 		free(ix);
 		return;
 	}
+	if (ix->flags & SFFS_INDEX_PACKED &&
+	    !(le32toh(cp.feat_incompat) & SFFS_FEAT_INCOMPAT_PACKED_INDEX))
+		err("index node at %llu is packed, and the checkpoint does not allow it",
+		    ULL(addr));
 	for (unsigned int i = 0; i < cnt; i++) {
-		struct sffs_branch *b = &ix->branch[i];
+		struct sffs_branch *b = &br[i];
 
 		if (level)
 			walk(le64toh(b->addr), le32toh(b->len), level - 1, fanout);
@@ -252,6 +258,7 @@ static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 			add_leaf(le64toh(b->key.ino), le64toh(b->key.tv),
 				 le64toh(b->addr), le32toh(b->len));
 	}
+	free(br);
 	free(ix);
 }
 

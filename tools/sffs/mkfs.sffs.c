@@ -56,7 +56,7 @@ static bool cur_valid, squash, quiet, trim;
 static const char *xattr_skip[MAX_XATTR_SKIP];
 static unsigned int nxattr_skip;
 /* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
-static bool long_links;
+static bool long_links, plain_index;
 static uint8_t compr = SFFS_COMPR_LZO;
 /* SOURCE_DATE_EPOCH, when set: the latest time the image holds */
 static bool have_epoch;
@@ -642,6 +642,9 @@ static void print_usage(int code)
 		"  -t         end the image after its last block of data, for\n"
 		"             flashers that skip bad blocks (nandwrite -p);\n"
 		"             erase the device first\n"
+		"  -P         the kernel writes plain index nodes, not packed\n"
+		"             ones, which kernels before packing cannot read\n"
+		"             (packed, commits program fewer bytes)\n"
 		"  -q         quiet\n"
 		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
 		"it: the same tree gives the same image, made with the same\n"
@@ -665,7 +668,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	read_epoch();
-	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:tqh")) != -1) {
+	while ((opt = getopt(argc, argv, "r:Uu:x:X:j:F:o:e:m:c:tPqh")) != -1) {
 		switch (opt) {
 		case 'r':
 			root = optarg;
@@ -712,6 +715,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			trim = true;
+			break;
+		case 'P':
+			plain_index = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -827,6 +833,9 @@ int main(int argc, char **argv)
 	/* only then: older kernels still mount the others */
 	if (long_links)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
+	/* the kernel packs the index nodes it writes */
+	if (!plain_index)
+		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PACKED_INDEX);
 	/* an image may be shifted by bad blocks: its first mount places it */
 	if (image)
 		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PLACE);

@@ -101,9 +101,8 @@ uint32_t sffs_node_min_len(unsigned int type)
 		return sizeof(struct sffs_trunc_node);
 	case SFFS_NODE_ORPHAN:
 		return sizeof(struct sffs_orphan_node);
-	case SFFS_NODE_INDEX:
-		return sizeof(struct sffs_index_node) +
-		       sizeof(struct sffs_branch);
+	case SFFS_NODE_INDEX:	/* one branch, packed */
+		return sizeof(struct sffs_index_node) + SFFS_IPACK_MIN;
 	case SFFS_NODE_EBT:
 		return sizeof(struct sffs_ebt_node);
 	}
@@ -158,8 +157,12 @@ int sffs_node_check_payload(const void *node, uint32_t len)
 		const struct sffs_index_node *ix = node;
 		uint32_t cnt = le16toh(ix->count);
 
-		return !cnt || cnt > SFFS_MAX_FANOUT ||
-		       sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
+		if (!cnt || cnt > SFFS_MAX_FANOUT ||
+		    ix->flags & ~SFFS_INDEX_PACKED)
+			return -1;
+		if (ix->flags & SFFS_INDEX_PACKED)
+			return sffs_ipack_check(ix, len, cnt);
+		return sizeof(*ix) + cnt * sizeof(struct sffs_branch) != len ?
 		       -1 : 0;
 	}
 	case SFFS_NODE_ORPHAN:
@@ -976,4 +979,46 @@ int sffs_replay_journal(struct sffs_dev *d,
 	}
 	free(blk);
 	return err;
+}
+
+/*
+ * The branches of index node @ix of @len bytes, plain or packed, as plain
+ * branches in a new array of le16toh(@ix->count); NULL if they do not
+ * fill the node exactly or there is no memory.
+ */
+struct sffs_branch *sffs_index_branches(const struct sffs_index_node *ix,
+					uint32_t len)
+{
+	unsigned int cnt = le16toh(ix->count);
+	const uint8_t *p = (const uint8_t *)ix->branch;
+	const uint8_t *end = (const uint8_t *)ix + len;
+	struct sffs_ibranch b = { 0 };
+	struct sffs_branch *br;
+
+	if (!cnt || len < sizeof(*ix) || ix->flags & ~SFFS_INDEX_PACKED ||
+	    (!(ix->flags & SFFS_INDEX_PACKED) &&
+	     len != sizeof(*ix) + cnt * sizeof(*br)))
+		return NULL;
+	br = calloc(cnt, sizeof(*br));
+	if (!br)
+		return NULL;
+	if (!(ix->flags & SFFS_INDEX_PACKED)) {
+		memcpy(br, ix->branch, cnt * sizeof(*br));
+		return br;
+	}
+	for (unsigned int i = 0; i < cnt; i++) {
+		if (sffs_iunpack(&p, end, &b)) {
+			free(br);
+			return NULL;
+		}
+		br[i].key.ino = htole64(b.ino);
+		br[i].key.tv = htole64(b.tv);
+		br[i].addr = htole64(b.addr);
+		br[i].len = htole32(b.len);
+	}
+	if (p != end) {
+		free(br);
+		return NULL;
+	}
+	return br;
 }

@@ -331,20 +331,24 @@ ok "$rc" "unsffs takes a journal node too short for its type for a torn write"
 # a symlink target of PATH_MAX - 1 bytes is kept whole, and only a tree
 # with a target longer than 3840 bytes turns on the incompatible feature
 # for it; every image has the one that has its first mount place it
-# (0x2, SFFS_FEAT_INCOMPAT_PLACE)
+# (0x2, SFFS_FEAT_INCOMPAT_PLACE), and the one that lets the kernel pack
+# index nodes (0x8) unless mkfs.sffs -P said not to
 rc=0
-grep -q "^features: .* incompat 0x2$" "$work/dump" || rc=1
+grep -q "^features: .* incompat 0xa$" "$work/dump" || rc=1
 mkdir -p "$work/long"
 ln -s "$long" "$work/long/link"
 "$bin/mkfs.sffs" -q -o "$work/longimg" -e 128K -m 2K -c 16M -r "$work/long" ||
 	rc=1
 "$bin/dump.sffs" -l "$work/longimg" >"$work/dump2" || rc=1
-grep -q "^features: .* incompat 0x3$" "$work/dump2" || rc=1
+grep -q "^features: .* incompat 0xb$" "$work/dump2" || rc=1
+"$bin/mkfs.sffs" -q -P -o "$work/plainimg" -e 128K -m 2K -c 16M || rc=1
+"$bin/dump.sffs" "$work/plainimg" >"$work/dump3" || rc=1
+grep -q "^features: .* incompat 0x2$" "$work/dump3" || rc=1
 grep -q " /link -> $long$" "$work/dump2" || rc=1
 "$bin/fsck.sffs" "$work/longimg" >"$work/fsck" || rc=1
 grep -q "^errors: 0$" "$work/fsck" || rc=1
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$work/dump2" "$work/fsck" | cut -c1-200
-ok "$rc" "mkfs.sffs -r keeps a 4095-byte symlink, with its feature flag"
+ok "$rc" "mkfs.sffs -r keeps a 4095-byte symlink, with its feature flag; -P leaves packing off"
 
 # -t: the image ends before the journal's first block, which a flasher
 # then leaves erased; the tools take it whole, as the kernel's first

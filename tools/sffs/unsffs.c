@@ -130,20 +130,22 @@ static void *read_node(uint64_t addr, uint32_t len, unsigned int type)
 static int walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 {
 	struct sffs_index_node *ix = read_node(addr, len, SFFS_NODE_INDEX);
+	struct sffs_branch *br = NULL;
 	unsigned int cnt;
 	int err = 0;
 
 	if (!ix)
 		return -1;
 	cnt = le16toh(ix->count);
-	if (le16toh(ix->level) != level || !cnt || cnt > fanout ||
-	    len != sizeof(*ix) + cnt * sizeof(struct sffs_branch)) {
+	if (le16toh(ix->level) == level && cnt && cnt <= fanout)
+		br = sffs_index_branches(ix, len);
+	if (!br) {
 		error("bad index node at %llu", (unsigned long long)addr);
 		free(ix);
 		return -1;
 	}
 	for (unsigned int i = 0; i < cnt && !err; i++) {
-		struct sffs_branch *b = &ix->branch[i];
+		struct sffs_branch *b = &br[i];
 
 		if (level) {
 			/* no index has more nodes than the device holds */
@@ -174,6 +176,7 @@ static int walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 				le64toh(b->key.ino), le64toh(b->key.tv),
 				le64toh(b->addr), le32toh(b->len) };
 	}
+	free(br);
 	free(ix);
 	return err;
 }
