@@ -80,6 +80,7 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "gc_index_moved %lu\n", j->gc.index_moved);
 	seq_printf(m, "commit_index_bytes %llu\n", j->gc.index_bytes);
 	seq_printf(m, "commit_table_bytes %llu\n", j->gc.table_bytes);
+	seq_printf(m, "commit_table_pages %lu\n", j->gc.table_pages);
 	seq_printf(m, "commit_table_deferred %lu\n", j->gc.table_deferred);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);
 	seq_printf(m, "gc_scrubbed %lu\n", j->gc.scrubbed);

@@ -82,7 +82,14 @@ int sffs_ebt_init(struct sffs_journal *j)
 {
 	xa_init(&j->ebt);
 	j->ebt_buf = kmalloc(sffs_ebt_node_size(SFFS_EBT_RECS), GFP_KERNEL);
-	return j->ebt_buf ? 0 : -ENOMEM;
+	j->ebt_raw = kmalloc(sffs_ebt_node_size(SFFS_EBT_RECS), GFP_KERNEL);
+	if (j->ebt_buf && j->ebt_raw)
+		return 0;
+	kfree(j->ebt_buf);
+	kfree(j->ebt_raw);
+	j->ebt_buf = NULL;
+	j->ebt_raw = NULL;
+	return -ENOMEM;
 }
 
 void sffs_ebt_destroy(struct sffs_journal *j)
@@ -97,6 +104,8 @@ void sffs_ebt_destroy(struct sffs_journal *j)
 	j->ebt_states = 0;
 	kfree(j->ebt_buf);
 	j->ebt_buf = NULL;
+	kfree(j->ebt_raw);
+	j->ebt_raw = NULL;
 }
 
 static struct sffs_ebt_delta *sffs_ebt_delta(struct sffs_journal *j, u32 eb,
@@ -217,6 +226,90 @@ static void sffs_rec_put(struct sffs_eb_rec *rec, const struct sffs_eb_info *r)
 }
 
 /*
+ * The table page read into j->ebt_raw, @len bytes, as plain records in
+ * j->ebt_buf: a packed page is unpacked (SFFS_EBT_FL_PACKED).
+ */
+static int sffs_ebt_unpack(struct sffs_journal *j, u32 len, u32 first,
+			   u32 count)
+{
+	const struct sffs_ebt_node *raw = j->ebt_raw;
+	struct sffs_ebt_node *en = j->ebt_buf;
+	const u8 *p = (const u8 *)raw->rec, *end = (const u8 *)raw + len;
+	struct sffs_erec r = { 0 };
+	unsigned int i;
+
+	if (le32_to_cpu(raw->first) != first ||
+	    le32_to_cpu(raw->count) != count)
+		return -EUCLEAN;
+	if (!(raw->hdr.flags & SFFS_EBT_FL_PACKED)) {
+		if (len != sffs_ebt_node_size(count))
+			return -EUCLEAN;
+		memcpy(en, raw, len);
+		return 0;
+	}
+	if (!j->idx.packed)
+		return -EUCLEAN;
+	memset(en, 0, sffs_ebt_node_size(count));
+	en->first = raw->first;
+	en->count = raw->count;
+	for (i = 0; i < count; i++) {
+		/* the node check found the stream whole */
+		if (WARN_ON_ONCE(sffs_eunpack(&p, end, &r)))
+			return -EUCLEAN;
+		en->rec[i].ec = cpu_to_le32(r.ec);
+		en->rec[i].state = r.state;
+		en->rec[i].live = cpu_to_le32(r.live);
+		en->rec[i].age = cpu_to_le32(r.age);
+	}
+	return 0;
+}
+
+/**
+ * sffs_ebt_pack - the table page folded into j->ebt_buf, as a commit
+ *		   writes it
+ * @j: the journal
+ * @len: the page's plain length
+ * @buf: the node to write (out): j->ebt_raw packed, or j->ebt_buf
+ * @flags: its header flags (out)
+ *
+ * Packed where the file system allows it and the records come out
+ * shorter (SFFS_EBT_FL_PACKED).
+ *
+ * Return: the length of the node to write.
+ */
+u32 sffs_ebt_pack(struct sffs_journal *j, u32 len, void **buf,
+		  unsigned int *flags)
+{
+	const struct sffs_ebt_node *en = j->ebt_buf;
+	struct sffs_ebt_node *raw = j->ebt_raw;
+	u8 *p = (u8 *)raw->rec, *end = (u8 *)raw + len - 1;
+	unsigned int i, count = le32_to_cpu(en->count);
+	struct sffs_erec prev = { 0 };
+
+	*buf = j->ebt_buf;
+	*flags = 0;
+	if (!j->idx.packed || j->idx.write_plain)
+		return len;
+	for (i = 0; p && i < count; i++) {
+		struct sffs_erec r = {
+			.ec = le32_to_cpu(en->rec[i].ec),
+			.state = en->rec[i].state,
+			.live = le32_to_cpu(en->rec[i].live),
+			.age = le32_to_cpu(en->rec[i].age),
+		};
+
+		p = sffs_epack(p, end, &prev, &r);
+	}
+	if (!p)
+		return len;
+	raw->first = en->first;
+	raw->count = en->count;
+	*buf = raw;
+	*flags = SFFS_EBT_FL_PACKED;
+	return p - (u8 *)raw;
+}
+
+/*
  * Read table page @page, as the last commit left it, into j->ebt_buf.
  * A page never written describes the blocks below the allocation frontier
  * as full and those above as free: a file system from mkfs, or one a
@@ -236,16 +329,13 @@ static int sffs_ebt_read(struct sffs_journal *j, u32 page)
 
 	err = sffs_index_lookup(&j->idx, &key, &ref);
 	if (!err) {
-		if (ref.len != sffs_ebt_node_size(count))
+		if (ref.len > sffs_ebt_node_size(count))
 			return -EUCLEAN;
-		err = sffs_io_read_node(j->io, ref.addr, ref.len, en,
+		err = sffs_io_read_node(j->io, ref.addr, ref.len, j->ebt_raw,
 					SFFS_NODE_EBT);
 		if (err)
 			return err;
-		if (le32_to_cpu(en->first) != first ||
-		    le32_to_cpu(en->count) != count)
-			return -EUCLEAN;
-		return 0;
+		return sffs_ebt_unpack(j, ref.len, first, count);
 	}
 	if (err != -ENOENT)
 		return err;

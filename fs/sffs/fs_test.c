@@ -311,9 +311,9 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 {
 	const u32 blocks = HINT_PAGES * SFFS_EBT_RECS;
 	struct sffs_sparseflash *sf = sffs_sf_create(test, blocks);
-	u64 page = ALIGN(sizeof(struct sffs_ebt_node) +
-			 SFFS_EBT_RECS * sizeof(struct sffs_eb_rec),
-			 SFFS_NODE_ALIGN);
+	u64 plain = ALIGN(sizeof(struct sffs_ebt_node) +
+			  SFFS_EBT_RECS * sizeof(struct sffs_eb_rec),
+			  SFFS_NODE_ALIGN);
 	u32 eb, waiting = 0;
 	struct sffs_journal *j;
 	struct vfsmount *mnt;
@@ -346,6 +346,7 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	}
 
 	/* a hint in every page before each commit */
+	pages = j->gc.table_pages;
 	bytes = j->gc.table_bytes;
 	for (i = 0; !err && i < SFFS_EBT_HINT_COMMITS; i++) {
 		for (p = 1; p < HINT_PAGES; p++)
@@ -354,9 +355,13 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 		err = sffs_journal_commit(j);
 	}
 	KUNIT_EXPECT_EQ(test, err, 0);
-	pages = div64_u64(j->gc.table_bytes - bytes, page);
-	kunit_info(test, "%d commits with a hint in each of %d pages wrote %lu table pages\n",
-		   SFFS_EBT_HINT_COMMITS, HINT_PAGES - 1, pages);
+	pages = j->gc.table_pages - pages;
+	bytes = j->gc.table_bytes - bytes;
+	kunit_info(test, "%d commits with a hint in each of %d pages wrote %lu table pages, %llu bytes\n",
+		   SFFS_EBT_HINT_COMMITS, HINT_PAGES - 1, pages, bytes);
+	/* packed: shorter than plain pages */
+	KUNIT_EXPECT_GT(test, pages, 0UL);
+	KUNIT_EXPECT_LT(test, bytes, pages * plain);
 	/* the commits' own changes, in the page of the journal's blocks */
 	KUNIT_EXPECT_LE(test, pages, 2UL * SFFS_EBT_HINT_COMMITS);
 	/*
@@ -2040,12 +2045,13 @@ static void sffs_badblock_commit(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
 	c = SFFS_SB(mnt->mnt_sb);
 	/*
-	 * Plain index nodes, as on a file system made with mkfs.sffs -P:
-	 * packed, a commit of one file's change fits a page or two, and
-	 * the failures would nearly all land in the checkpoint.
+	 * Plain index nodes and table pages from now on, as on a file
+	 * system made with mkfs.sffs -P: packed, a commit of one file's
+	 * change fits a page or two, and the failures would nearly all land
+	 * in the checkpoint.
 	 */
 	sffs_lock(c);
-	c->j.idx.packed = false;
+	c->j.idx.write_plain = true;
 	sffs_unlock(c);
 	for (k = 1; k <= 24; k++) {
 		snprintf(name, sizeof(name), "c%u", k);
@@ -3403,6 +3409,58 @@ static struct sffs_checkpoint_node *newest_cp(struct sffs_ramflash *rf)
 }
 
 /*
+ * Packed index nodes and table pages are read only where the checkpoint
+ * has SFFS_FEAT_INCOMPAT_PACKED: without it, they are damage, refused
+ * with -EUCLEAN (the mount fails at the index root), not read.
+ */
+static void sffs_fs_packed_needs_feature(struct kunit *test)
+{
+	struct sffs_ramflash *rf = sffs_rf_create(test, NULL, 0);
+	struct sffs_checkpoint_node *cp;
+	struct ebt_probe p = { .eb = 0 };
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u8 tmp[9];
+
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_ASSERT_EQ(test, sffs_test_write_file(mnt, "f", "contents", 8,
+						   true), 0);
+	/* a table page that is on the flash, read without the feature */
+	c = SFFS_SB(mnt->mnt_sb);
+	sffs_lock(c);
+	KUNIT_EXPECT_TRUE(test, c->j.idx.packed);
+	c->j.idx.packed = false;
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, 0, ebt_probe_one, &p),
+			-EUCLEAN);
+	c->j.idx.packed = true;
+	KUNIT_EXPECT_EQ(test, sffs_ebt_scan(&c->j, 0, ebt_probe_one, &p), 0);
+	sffs_unlock(c);
+	sffs_rf_umount(mnt);
+
+	cp = newest_cp(rf);
+	KUNIT_ASSERT_NOT_NULL(test, cp);
+	KUNIT_EXPECT_TRUE(test, le32_to_cpu(cp->feat_incompat) &
+				SFFS_FEAT_INCOMPAT_PACKED);
+	cp->feat_incompat &= ~cpu_to_le32(SFFS_FEAT_INCOMPAT_PACKED);
+	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, le32_to_cpu(cp->hdr.len),
+		       le64_to_cpu(cp->hdr.sqnum), 0);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mnt));
+	if (!IS_ERR(mnt))
+		sffs_rf_umount(mnt);
+
+	cp->feat_incompat |= cpu_to_le32(SFFS_FEAT_INCOMPAT_PACKED);
+	sffs_node_seal(cp, SFFS_NODE_CHECKPOINT, le32_to_cpu(cp->hdr.len),
+		       le64_to_cpu(cp->hdr.sqnum), 0);
+	mnt = sffs_rf_mount(rf, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mnt));
+	KUNIT_EXPECT_EQ(test, sffs_test_check_file(mnt, "f", "contents", 8,
+						   tmp), 0);
+	sffs_rf_umount(mnt);
+}
+
+/*
  * Checkpoint values a mount relies on are checked: the next inode number
  * is not a reserved one and leaves room to count up, and the space
  * counters add up to no more than the flash outside the anchor, without
@@ -3817,6 +3875,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_anchor_slot_read_error),
 	KUNIT_CASE(sffs_fs_linkless_inode_rejected),
 	KUNIT_CASE(sffs_fs_checkpoint_values_checked),
+	KUNIT_CASE(sffs_fs_packed_needs_feature),
 	KUNIT_CASE(sffs_fs_replay_ino_out_of_range),
 	KUNIT_CASE(sffs_fs_leaf_key_checked),
 	KUNIT_CASE(sffs_fs_trusted_xattr_hidden),

@@ -658,7 +658,7 @@ static int zn_write(struct sffs_index *idx, struct sffs_znode *zn)
 	memset(ix, 0, sizeof(*ix));
 	ix->level = cpu_to_le16(zn->level);
 	ix->count = cpu_to_le16(zn->count);
-	if (idx->packed)
+	if (idx->packed && !idx->write_plain)
 		len = zn_pack(ix, zn, len);
 	for (i = 0; !ix->flags && i < zn->count; i++) {
 		struct sffs_branch *b = &ix->branch[i];

@@ -37,6 +37,9 @@ struct sffs_index_ops {
  * @nr_dirty: znodes changed since the last commit
  * @max_clean: clean znodes kept cached; more are freed after each call
  * @buf: one index node, for reading and writing
+ * @packed: index nodes and table pages may be packed
+ *	    (%SFFS_FEAT_INCOMPAT_PACKED): read both forms, write packed ones
+ * @write_plain: write plain ones all the same (tests)
  *
  * Callers serialise every call on one index (SFFS holds its fs mutex).
  */
@@ -51,6 +54,7 @@ struct sffs_index {
 	unsigned long max_clean;
 	void *buf;
 	bool packed;
+	bool write_plain;
 };
 
 /* A branch as the index hands it out: where a leaf node is on flash */

@@ -237,7 +237,7 @@ static void test_index_packed_commit_then_load_reads_same_tree(struct kunit *tes
 
 /*
  * A packed node is read only where the checkpoint allows packing: found
- * on a file system without SFFS_FEAT_INCOMPAT_PACKED_INDEX, it is damage.
+ * on a file system without SFFS_FEAT_INCOMPAT_PACKED, it is damage.
  */
 static void test_index_packed_node_needs_the_feature(struct kunit *test)
 {

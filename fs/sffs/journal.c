@@ -181,6 +181,8 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		j->gc.index_bytes += ALIGN(len, SFFS_NODE_ALIGN);
 	else
 		j->gc.table_bytes += ALIGN(len, SFFS_NODE_ALIGN);
+	if (type == SFFS_NODE_EBT)
+		j->gc.table_pages++;
 	return sffs_append(j, buf, len, type, flags, addr);
 }
 
@@ -200,6 +202,8 @@ static int sffs_journal_fold_table(struct sffs_journal *j)
 {
 	bool all = sffs_ebt_fold_all(j);
 	unsigned long next = 0;
+	unsigned int flags;
+	void *buf;
 	u32 page;
 
 	while (sffs_ebt_next_due(j, &next, all, &page)) {
@@ -211,16 +215,17 @@ static int sffs_journal_fold_table(struct sffs_journal *j)
 		/*
 		 * Room for the page first: taking a new block may scan the
 		 * table, which must still see the changes folded below,
-		 * and read pages into j->ebt_buf.  The page then goes where
-		 * the head is, with no block taken between.
+		 * and read pages into j->ebt_buf and j->ebt_raw.  The page,
+		 * packed into j->ebt_raw or plain in j->ebt_buf, then goes
+		 * where the head is, with no block taken between.
 		 */
 		ret = sffs_journal_room(j, sffs_ebt_page_size(j, page));
 		if (!ret)
 			ret = sffs_ebt_fold_page(j, page);
 		if (ret < 0)
 			return ret;
-		ref.len = ret;
-		ret = sffs_journal_put(j, j->ebt_buf, ref.len, SFFS_NODE_EBT, 0,
+		ref.len = sffs_ebt_pack(j, ret, &buf, &flags);
+		ret = sffs_journal_put(j, buf, ref.len, SFFS_NODE_EBT, flags,
 				       &ref.addr);
 		if (!ret)
 			ret = sffs_index_insert(&j->idx, &ref);
@@ -1313,7 +1318,7 @@ int sffs_journal_load(struct sffs_journal *j, struct sffs_io *io,
 		return err;
 	}
 	j->idx.packed = le32_to_cpu(cp->feat_incompat) &
-			SFFS_FEAT_INCOMPAT_PACKED_INDEX;
+			SFFS_FEAT_INCOMPAT_PACKED;
 	j->idx.max_clean = SFFS_INDEX_CACHE;
 	for (i = 0; i < j->jcnt && !err; i++)
 		err = sffs_ebt_claim(j, j->jeb[i]);
@@ -1418,7 +1423,7 @@ int sffs_journal_format(struct sffs_journal *j, struct sffs_io *io,
 
 	cp->feat_ro_compat = cpu_to_le32(SFFS_FEAT_RO_COMPAT_EBT |
 					 SFFS_FEAT_RO_COMPAT_ORPHAN);
-	cp->feat_incompat = cpu_to_le32(SFFS_FEAT_INCOMPAT_PACKED_INDEX);
+	cp->feat_incompat = cpu_to_le32(SFFS_FEAT_INCOMPAT_PACKED);
 	err = sffs_ebt_init(j);
 	if (!err)
 		err = sffs_put_buf_init(j, fanout);

@@ -65,6 +65,7 @@ struct sffs_eb_info {
  * @index_moved: index nodes dirtied so that the commit rewrites them
  * @index_bytes: bytes of index nodes commits wrote
  * @table_bytes: bytes of erase-block table pages commits wrote
+ * @table_pages: erase-block table pages commits wrote
  * @table_deferred: table pages with only hints pending that commits left
  *	for later
  * @more_rounds: rounds of collection a run went on with after a commit,
@@ -90,6 +91,7 @@ struct sffs_gc_stats {
 	unsigned long index_moved;
 	u64 index_bytes;
 	u64 table_bytes;
+	unsigned long table_pages;
 	unsigned long table_deferred;
 	unsigned long more_rounds;
 	unsigned long wide_rounds;
@@ -157,7 +159,8 @@ struct sffs_gc_stats {
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
- * @ebt_buf: one erase-block table page
+ * @ebt_buf: one erase-block table page, its records plain
+ * @ebt_raw: a table page as on the flash, read or to write
  * @pool: free erase blocks at hand, least worn last: found by table
  *	  scans, or freed by garbage collection
  * @pool_key: for each block of @pool, U32_MAX + 1 - its erase count
@@ -267,6 +270,7 @@ struct sffs_journal {
 	unsigned long ebt_states;
 	unsigned long ebt_lost;
 	struct sffs_ebt_node *ebt_buf;
+	struct sffs_ebt_node *ebt_raw;
 	u32 pool[SFFS_POOL_SIZE];
 	u64 pool_key[SFFS_POOL_SIZE];
 	unsigned int npool;
@@ -340,6 +344,8 @@ bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 		       u32 *page);
 u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page);
 int sffs_ebt_fold_page(struct sffs_journal *j, u32 page);
+u32 sffs_ebt_pack(struct sffs_journal *j, u32 len, void **buf,
+		  unsigned int *flags);
 u32 sffs_ebt_fold_pages(struct sffs_journal *j);
 int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,

@@ -183,8 +183,11 @@ static int sffs_node_check_payload(const void *node, u32 len)
 		u32 cnt = le32_to_cpu(en->count);
 
 		if (!cnt || cnt > SFFS_EBT_RECS ||
-		    le32_to_cpu(en->first) % SFFS_EBT_RECS ||
-		    sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len)
+		    le32_to_cpu(en->first) % SFFS_EBT_RECS)
+			return -EUCLEAN;
+		if (en->hdr.flags & SFFS_EBT_FL_PACKED)
+			return sffs_epack_check(en, len, cnt) ? -EUCLEAN : 0;
+		if (sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len)
 			return -EUCLEAN;
 		return 0;
 	}

@@ -293,6 +293,102 @@ static void test_packed_index_nodes(struct kunit *test)
 			    (u8 *)NULL);
 }
 
+/* Seal @n records of @r as a packed table page in @en; its length or 0 */
+static u32 t_epack(struct sffs_ebt_node *en, const struct sffs_erec *r,
+		   unsigned int n, u32 room)
+{
+	u8 *p = (u8 *)en->rec, *end = (u8 *)en + room;
+	struct sffs_erec prev = { 0 };
+	unsigned int i;
+	u32 len;
+
+	memset(en, 0, room);
+	for (i = 0; p && i < n; i++)
+		p = sffs_epack(p, end, &prev, &r[i]);
+	if (!p)
+		return 0;
+	en->count = cpu_to_le32(n);
+	len = p - (u8 *)en;
+	sffs_node_seal(en, SFFS_NODE_EBT, len, 1, SFFS_EBT_FL_PACKED);
+	return len;
+}
+
+/*
+ * Packed table pages: records of every shape come back as they went in
+ * (erase counts and ages up and down, at 0 and U32_MAX, every state, live
+ * bytes at both ends), and a stream one byte short or long, or holding an
+ * erase count past u32 or a state past a byte, fails the node check.
+ */
+static void test_packed_table_pages(struct kunit *test)
+{
+	size_t room = sizeof(struct sffs_ebt_node) +
+		      SFFS_EBT_RECS * sizeof(struct sffs_eb_rec);
+	struct sffs_ebt_node *en = kunit_kzalloc(test, room, GFP_KERNEL);
+	struct sffs_erec *r = kunit_kcalloc(test, SFFS_EBT_RECS, sizeof(*r),
+					    GFP_KERNEL);
+	struct sffs_erec got = { 0 };
+	struct rnd_state rnd;
+	const u8 *q, *end;
+	unsigned int i;
+	u8 tmp[16];
+	u32 len;
+
+	KUNIT_ASSERT_NOT_NULL(test, en);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	prandom_seed_state(&rnd, 11);
+	for (i = 0; i < SFFS_EBT_RECS; i++) {
+		u32 x = prandom_u32_state(&rnd);
+
+		r[i].ec = i % 5 == 0 ? x : i % 5 == 1 ? U32_MAX : i % 7;
+		r[i].state = i % 3 ? i % 6 : 255 - i;
+		r[i].live = i % 4 == 0 ? 0 : i % 4 == 1 ? U32_MAX : x >> 15;
+		r[i].age = i % 2 ? x : 1000 + i;
+	}
+	len = t_epack(en, r, SFFS_EBT_RECS, room);
+	KUNIT_ASSERT_GT(test, len, 0U);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(en, len), 0);
+	q = (const u8 *)en->rec;
+	end = (const u8 *)en + len;
+	for (i = 0; i < SFFS_EBT_RECS; i++) {
+		KUNIT_ASSERT_EQ(test, sffs_eunpack(&q, end, &got), 0);
+		KUNIT_EXPECT_EQ_MSG(test, got.ec, r[i].ec, "record %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.state, r[i].state, "record %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.live, r[i].live, "record %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, got.age, r[i].age, "record %u", i);
+	}
+	KUNIT_EXPECT_PTR_EQ(test, q, end);
+
+	/* one byte short, one byte long */
+	len = t_epack(en, r, SFFS_EBT_RECS, room);
+	sffs_node_seal(en, SFFS_NODE_EBT, len - 1, 1, SFFS_EBT_FL_PACKED);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(en, len - 1), -EUCLEAN);
+	len = t_epack(en, r, SFFS_EBT_RECS, room);
+	sffs_node_seal(en, SFFS_NODE_EBT, len + 1, 1, SFFS_EBT_FL_PACKED);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(en, len + 1), -EUCLEAN);
+
+	/* an erase count of 2^32, a state of 256 */
+	memset(tmp, 0, sizeof(tmp));
+	tmp[0] = 0x80;
+	tmp[1] = 0x80;
+	tmp[2] = 0x80;
+	tmp[3] = 0x80;
+	tmp[4] = 0x20;	/* zigzag of 2^32 */
+	q = tmp;
+	got = (struct sffs_erec){ 0 };
+	KUNIT_EXPECT_EQ(test, sffs_eunpack(&q, tmp + 8, &got), -1);
+	memset(tmp, 0, sizeof(tmp));
+	tmp[1] = 0x80;
+	tmp[2] = 0x02;	/* 256 */
+	q = tmp;
+	got = (struct sffs_erec){ 0 };
+	KUNIT_EXPECT_EQ(test, sffs_eunpack(&q, tmp + 5, &got), -1);
+	tmp[2] = 0x01;	/* 128 */
+	q = tmp;
+	got = (struct sffs_erec){ 0 };
+	KUNIT_EXPECT_EQ(test, sffs_eunpack(&q, tmp + 5, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.state, 128);
+}
+
 static struct kunit_case sffs_node_cases[] = {
 	KUNIT_CASE(test_crc_is_crc32c_without_final_xor),
 	KUNIT_CASE(test_sealed_node_checks),
@@ -304,6 +400,7 @@ static struct kunit_case sffs_node_cases[] = {
 	KUNIT_CASE(test_data_node_sizes),
 	KUNIT_CASE(test_keys_sort_by_inode_then_type),
 	KUNIT_CASE(test_packed_index_nodes),
+	KUNIT_CASE(test_packed_table_pages),
 	{}
 };
 

@@ -355,7 +355,7 @@ struct sffs_index_node {
 static_assert(sizeof(struct sffs_index_node) == 40);
 
 /*
- * Packed index nodes (SFFS_FEAT_INCOMPAT_PACKED_INDEX).  A commit writes
+ * Packed index nodes (SFFS_FEAT_INCOMPAT_PACKED).  A commit writes
  * again every index node on the path to each key that changed since the
  * commit before, and most of what a plain branch says repeats the branch
  * before it: the same inode, the next block, an address a node further,
@@ -581,6 +581,93 @@ struct sffs_ebt_node {
 static_assert(sizeof(struct sffs_ebt_node) == 40);
 
 /*
+ * Packed table pages (SFFS_FEAT_INCOMPAT_PACKED): with SFFS_EBT_FL_PACKED
+ * in the header's flags, @rec is a stream of @count records, each four
+ * unsigned LEB128 numbers, as in packed index nodes: the erase count
+ * minus the record before's, zigzag coded; the state; the live bytes;
+ * the age minus the record before's, zigzag coded.  The record before
+ * the first is all zeros, the flags and reserved bytes of a record are
+ * zero, and the stream ends exactly at the node's length.  Neighbouring
+ * blocks have been erased about as often and long ago, so most records
+ * take a few bytes instead of 16.
+ */
+#define SFFS_EBT_FL_PACKED	0x01
+
+/* One record of a packed table page, in CPU byte order */
+struct sffs_erec {
+	__u32 ec;
+	__u32 live;
+	__u32 age;
+	__u8 state;
+};
+
+/*
+ * Append @r to the stream at @p, which ends at @end, after the record
+ * @prev (all zeros before the first), and make @prev @r.  Return where
+ * the stream goes on, or NULL if @end came first.
+ */
+static inline __u8 *sffs_epack(__u8 *p, const __u8 *end,
+			       struct sffs_erec *prev,
+			       const struct sffs_erec *r)
+{
+	p = sffs_put_leb128(p, end, sffs_zigzag((__u64)r->ec - prev->ec));
+	if (p)
+		p = sffs_put_leb128(p, end, r->state);
+	if (p)
+		p = sffs_put_leb128(p, end, r->live);
+	if (p)
+		p = sffs_put_leb128(p, end,
+				    sffs_zigzag((__u64)r->age - prev->age));
+	*prev = *r;
+	return p;
+}
+
+/*
+ * Read the record after @r (all zeros before the first) from the stream
+ * at *@pp, which ends at @end, into @r, and move *@pp past it.  Return 0,
+ * or -1 if the stream ends inside the record or a number is out of range.
+ */
+static inline int sffs_eunpack(const __u8 **pp, const __u8 *end,
+			       struct sffs_erec *r)
+{
+	__u64 dec, state, live, dage;
+
+	if (sffs_get_leb128(pp, end, &dec) ||
+	    sffs_get_leb128(pp, end, &state) ||
+	    sffs_get_leb128(pp, end, &live) ||
+	    sffs_get_leb128(pp, end, &dage))
+		return -1;
+	dec = r->ec + sffs_unzigzag(dec);
+	dage = r->age + sffs_unzigzag(dage);
+	if (dec >> 32 || state > 0xff || live >> 32 || dage >> 32)
+		return -1;
+	r->ec = dec;
+	r->state = state;
+	r->live = live;
+	r->age = dage;
+	return 0;
+}
+
+/*
+ * 0 if the packed stream of table page @en, @len bytes with its header,
+ * holds exactly its @count records; -1 if not.
+ */
+static inline int sffs_epack_check(const struct sffs_ebt_node *en,
+				   __u32 len, unsigned int count)
+{
+	const __u8 *p = (const __u8 *)en->rec;
+	const __u8 *end = (const __u8 *)en + len;
+	struct sffs_erec r = { 0 };
+
+	if (len < sizeof(*en))
+		return -1;
+	while (count--)
+		if (sffs_eunpack(&p, end, &r))
+			return -1;
+	return p == end ? 0 : -1;
+}
+
+/*
  * Feature flags: an unknown incompat flag refuses the mount, an unknown
  * ro_compat flag allows only a read-only mount, compat flags are ignored.
  */
@@ -622,14 +709,15 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  */
 #define SFFS_FEAT_INCOMPAT_SKIP		0x00000004
 /*
- * Index nodes may be packed (SFFS_INDEX_PACKED): a kernel that does not
- * know it would take them for damaged ones.
+ * Index nodes and table pages may be packed (SFFS_INDEX_PACKED,
+ * SFFS_EBT_FL_PACKED): a kernel that does not know it would take them
+ * for damaged ones.
  */
-#define SFFS_FEAT_INCOMPAT_PACKED_INDEX	0x00000008
+#define SFFS_FEAT_INCOMPAT_PACKED	0x00000008
 #define SFFS_FEAT_INCOMPAT_SUPP		(SFFS_FEAT_INCOMPAT_LONG_SYMLINK | \
 					 SFFS_FEAT_INCOMPAT_PLACE | \
 					 SFFS_FEAT_INCOMPAT_SKIP | \
-					 SFFS_FEAT_INCOMPAT_PACKED_INDEX)
+					 SFFS_FEAT_INCOMPAT_PACKED)
 /* Most skipped blocks a checkpoint lists; fewer fit a 512-byte unit */
 #define SFFS_MAX_SKIP			256
 

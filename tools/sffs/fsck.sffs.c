@@ -246,7 +246,7 @@ static void walk(uint64_t addr, uint32_t len, int level, unsigned int fanout)
 		return;
 	}
 	if (ix->flags & SFFS_INDEX_PACKED &&
-	    !(le32toh(cp.feat_incompat) & SFFS_FEAT_INCOMPAT_PACKED_INDEX))
+	    !(le32toh(cp.feat_incompat) & SFFS_FEAT_INCOMPAT_PACKED))
 		err("index node at %llu is packed, and the checkpoint does not allow it",
 		    ULL(addr));
 	for (unsigned int i = 0; i < cnt; i++) {
@@ -369,6 +369,7 @@ static void check_table(void)
 		state[eb] = dev.bad[eb] ? SFFS_EB_BAD :
 			    eb < alloc ? SFFS_EB_MAIN : SFFS_EB_FREE;
 	for (size_t i = 0; i < lv.n; i++) {
+		struct sffs_eb_rec *rec = NULL;
 		struct sffs_ebt_node *t;
 		uint32_t first, count;
 
@@ -383,19 +384,24 @@ static void check_table(void)
 		pages++;
 		first = le32toh(t->first);
 		count = le32toh(t->count);
-		if (first != (lv.v[i].tv & SFFS_KEY_VALUE_MASK) * SFFS_EBT_RECS ||
-		    !count || count > SFFS_EBT_RECS || first >= dev.eb_count ||
-		    count > dev.eb_count - first ||
-		    lv.v[i].len != sizeof(*t) + count * sizeof(t->rec[0])) {
+		if (first == (lv.v[i].tv & SFFS_KEY_VALUE_MASK) * SFFS_EBT_RECS &&
+		    count && count <= SFFS_EBT_RECS && first < dev.eb_count &&
+		    count <= dev.eb_count - first)
+			rec = sffs_ebt_records(t, lv.v[i].len);
+		if (!rec) {
 			err("table page at %llu describes blocks %u to %u",
 			    ULL(lv.v[i].addr), first, first + count - 1);
 			free(t);
 			continue;
 		}
+		if (t->hdr.flags & SFFS_EBT_FL_PACKED &&
+		    !(le32toh(cp.feat_incompat) & SFFS_FEAT_INCOMPAT_PACKED))
+			err("table page at %llu is packed, and the checkpoint does not allow it",
+			    ULL(lv.v[i].addr));
 		for (uint32_t r = 0; r < count; r++) {
-			uint32_t eb = first + r, ec = le32toh(t->rec[r].ec);
+			uint32_t eb = first + r, ec = le32toh(rec[r].ec);
 
-			state[eb] = t->rec[r].state;
+			state[eb] = rec[r].state;
 			if (state[eb] > SFFS_EB_SCRUB)
 				err("block %u: unknown state %u", eb, state[eb]);
 			if (dev.bad[eb] || anchor_block(eb))
@@ -405,6 +411,7 @@ static void check_table(void)
 			sum += ec;
 			counted++;
 		}
+		free(rec);
 		free(t);
 	}
 	for (uint32_t eb = 0; eb < dev.eb_count; eb++) {

@@ -642,9 +642,10 @@ static void print_usage(int code)
 		"  -t         end the image after its last block of data, for\n"
 		"             flashers that skip bad blocks (nandwrite -p);\n"
 		"             erase the device first\n"
-		"  -P         the kernel writes plain index nodes, not packed\n"
-		"             ones, which kernels before packing cannot read\n"
-		"             (packed, commits program fewer bytes)\n"
+		"  -P         the kernel writes plain index nodes and table\n"
+		"             pages, not packed ones, which kernels before\n"
+		"             packing cannot read (packed, commits program\n"
+		"             fewer bytes)\n"
 		"  -q         quiet\n"
 		"With SOURCE_DATE_EPOCH set, no time in the image is later than\n"
 		"it: the same tree gives the same image, made with the same\n"
@@ -835,7 +836,7 @@ int main(int argc, char **argv)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
 	/* the kernel packs the index nodes it writes */
 	if (!plain_index)
-		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PACKED_INDEX);
+		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PACKED);
 	/* an image may be shifted by bad blocks: its first mount places it */
 	if (image)
 		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PLACE);

@@ -171,9 +171,12 @@ int sffs_node_check_payload(const void *node, uint32_t len)
 		const struct sffs_ebt_node *en = node;
 		uint32_t cnt = le32toh(en->count);
 
-		return !cnt || cnt > SFFS_EBT_RECS ||
-		       le32toh(en->first) % SFFS_EBT_RECS ||
-		       sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len ?
+		if (!cnt || cnt > SFFS_EBT_RECS ||
+		    le32toh(en->first) % SFFS_EBT_RECS)
+			return -1;
+		if (en->hdr.flags & SFFS_EBT_FL_PACKED)
+			return sffs_epack_check(en, len, cnt);
+		return sizeof(*en) + cnt * sizeof(struct sffs_eb_rec) != len ?
 		       -1 : 0;
 	}
 	}
@@ -1021,4 +1024,46 @@ struct sffs_branch *sffs_index_branches(const struct sffs_index_node *ix,
 		return NULL;
 	}
 	return br;
+}
+
+/*
+ * The records of table page @t of @len bytes, plain or packed, as plain
+ * records in a new array of le32toh(@t->count); NULL if they do not fill
+ * the page exactly or there is no memory.
+ */
+struct sffs_eb_rec *sffs_ebt_records(const struct sffs_ebt_node *t,
+				     uint32_t len)
+{
+	unsigned int cnt = le32toh(t->count);
+	const uint8_t *p = (const uint8_t *)t->rec;
+	const uint8_t *end = (const uint8_t *)t + len;
+	bool packed = t->hdr.flags & SFFS_EBT_FL_PACKED;
+	struct sffs_erec r = { 0 };
+	struct sffs_eb_rec *rec;
+
+	if (!cnt || cnt > SFFS_EBT_RECS || len < sizeof(*t) ||
+	    (!packed && len != sizeof(*t) + cnt * sizeof(*rec)))
+		return NULL;
+	rec = calloc(cnt, sizeof(*rec));
+	if (!rec)
+		return NULL;
+	if (!packed) {
+		memcpy(rec, t->rec, cnt * sizeof(*rec));
+		return rec;
+	}
+	for (unsigned int i = 0; i < cnt; i++) {
+		if (sffs_eunpack(&p, end, &r)) {
+			free(rec);
+			return NULL;
+		}
+		rec[i].ec = htole32(r.ec);
+		rec[i].state = r.state;
+		rec[i].live = htole32(r.live);
+		rec[i].age = htole32(r.age);
+	}
+	if (p != end) {
+		free(rec);
+		return NULL;
+	}
+	return rec;
 }

@@ -59,6 +59,8 @@ uint32_t sffs_node_min_len(unsigned int type);
 int sffs_node_check_payload(const void *node, uint32_t len);
 struct sffs_branch *sffs_index_branches(const struct sffs_index_node *ix,
 					uint32_t len);
+struct sffs_eb_rec *sffs_ebt_records(const struct sffs_ebt_node *t,
+				     uint32_t len);
 uint64_t sffs_orphan_ino(const void *node, uint32_t len);
 uint64_t sffs_parse_size(const char *s);
 
