@@ -49,6 +49,7 @@
  *
  * Locking: the caller holds the file system's mutex.
  */
+#include <linux/mtd/mtd.h>
 #include <linux/slab.h>
 #include "journal.h"
 
@@ -247,8 +248,11 @@ static int sffs_ebt_unpack(struct sffs_journal *j, u32 len, u32 first,
 		memcpy(en, raw, len);
 		return 0;
 	}
-	if (!j->idx.packed)
+	if (!j->idx.packed) {
+		pr_err("sffs: %s: a packed table page, and the file system does not have packing (feature %#x)\n",
+		       j->io->mtd->name, SFFS_FEAT_INCOMPAT_PACKED);
 		return -EUCLEAN;
+	}
 	memset(en, 0, sffs_ebt_node_size(count));
 	en->first = raw->first;
 	en->count = raw->count;
@@ -451,7 +455,8 @@ u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page)
  * @page: the table page
  *
  * Reads the page into j->ebt_buf and folds into it, and forgets, every
- * change pending for its blocks; the commit then writes j->ebt_buf
+ * change pending for its blocks; the commit then writes it, packed by
+ * sffs_ebt_pack() into j->ebt_raw where it may be
  * (sffs_journal_fold_table()).
  *
  * Return: the length of the page as a node, or a negative error.
@@ -492,7 +497,8 @@ int sffs_ebt_fold_page(struct sffs_journal *j, u32 page)
  *	since the last commit make it
  * @arg: for @fn
  *
- * Reads one table page, into j->ebt_buf.
+ * Reads one table page, into j->ebt_raw and, its records plain, into
+ * j->ebt_buf.
  *
  * Return: 0 or a negative error.
  */

@@ -72,6 +72,7 @@ struct sffs_ckey sffs_index_first_key(const struct sffs_index_node *ix)
 
 	if (!(ix->flags & SFFS_INDEX_PACKED))
 		return sffs_key_from_le(&ix->branch[0].key);
+	/* cannot fail: the node check read the whole stream */
 	sffs_iunpack(&p, (const u8 *)ix + le32_to_cpu(ix->hdr.len), &b);
 	return (struct sffs_ckey){ .ino = b.ino, .tv = b.tv };
 }
@@ -160,8 +161,13 @@ static int zn_parse(struct sffs_index *idx, struct sffs_znode *zn,
 	bool packed = ix->flags & SFFS_INDEX_PACKED;
 
 	if (ix->hdr.type != SFFS_NODE_INDEX || le16_to_cpu(ix->level) != level ||
-	    !count || count > idx->fanout || (packed && !idx->packed))
+	    !count || count > idx->fanout)
 		return -EUCLEAN;
+	if (packed && !idx->packed) {
+		pr_err("sffs: a packed index node, and the file system does not have packing (feature %#x)\n",
+		       SFFS_FEAT_INCOMPAT_PACKED);
+		return -EUCLEAN;
+	}
 	for (i = 0; i < count; i++) {
 		struct sffs_zbranch *b = &zn->br[i];
 

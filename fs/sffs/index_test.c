@@ -230,6 +230,49 @@ static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
 	t_commit_then_load(test, false);
 }
 
+/*
+ * A node that does not pack, here for an address off the node alignment
+ * (a stream is never longer than the plain branches otherwise), is
+ * written plain, and read back where packing is allowed.
+ */
+static void test_index_packed_falls_back_to_plain(struct kunit *test)
+{
+	struct sffs_index idx, idx2;
+	struct sffs_itest *t = t_setup(test, &idx, 8);
+	struct sffs_zref ref;
+	struct sffs_ckey key;
+	struct sffs_index_node *ix;
+	unsigned int i;
+	u64 root;
+	u32 len;
+
+	idx.packed = true;
+	for (i = 0; i < 8; i++) {
+		ref.key = t_key(i);
+		ref.addr = 4096 * (i + 1) + (i == 5 ? 4 : 0);
+		ref.len = 100;
+		KUNIT_ASSERT_EQ(test, sffs_index_insert(&idx, &ref), 0);
+	}
+	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &len), 0);
+	KUNIT_EXPECT_EQ(test, idx.height, 1U);
+	ix = (void *)(t->flash + root);
+	KUNIT_EXPECT_EQ(test, ix->flags, 0);
+	KUNIT_EXPECT_EQ(test, len, (u32)sffs_index_node_size(8));
+
+	KUNIT_ASSERT_EQ(test, sffs_index_init(&idx2, &t_ops, t, 8), 0);
+	idx2.packed = true;
+	KUNIT_ASSERT_EQ(test, sffs_index_load(&idx2, root, len, 1), 0);
+	for (i = 0; i < 8; i++) {
+		key = t_key(i);
+		KUNIT_ASSERT_EQ(test, sffs_index_lookup(&idx2, &key, &ref), 0);
+		KUNIT_EXPECT_EQ(test, ref.addr,
+				4096ULL * (i + 1) + (i == 5 ? 4 : 0));
+		KUNIT_EXPECT_EQ(test, ref.len, 100U);
+	}
+	sffs_index_destroy(&idx2);
+	t_teardown(t, &idx);
+}
+
 static void test_index_packed_commit_then_load_reads_same_tree(struct kunit *test)
 {
 	t_commit_then_load(test, true);
@@ -480,6 +523,7 @@ static struct kunit_case sffs_index_cases[] = {
 	KUNIT_CASE(test_index_random_ops_match_model),
 	KUNIT_CASE(test_index_commit_then_load_reads_same_tree),
 	KUNIT_CASE(test_index_packed_commit_then_load_reads_same_tree),
+	KUNIT_CASE(test_index_packed_falls_back_to_plain),
 	KUNIT_CASE(test_index_packed_node_needs_the_feature),
 	KUNIT_CASE(test_index_dirty_node_finds_every_live_node),
 	KUNIT_CASE(test_index_packed_dirty_node_finds_every_live_node),

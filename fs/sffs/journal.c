@@ -177,12 +177,12 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
 		if (err)
 			return err;
 	}
-	if (type == SFFS_NODE_INDEX)
+	if (type == SFFS_NODE_INDEX) {
 		j->gc.index_bytes += ALIGN(len, SFFS_NODE_ALIGN);
-	else
+	} else {
 		j->gc.table_bytes += ALIGN(len, SFFS_NODE_ALIGN);
-	if (type == SFFS_NODE_EBT)
-		j->gc.table_pages++;
+		j->gc.table_pages += type == SFFS_NODE_EBT;
+	}
 	return sffs_append(j, buf, len, type, flags, addr);
 }
 

@@ -183,7 +183,8 @@ static int sffs_node_check_payload(const void *node, u32 len)
 		u32 cnt = le32_to_cpu(en->count);
 
 		if (!cnt || cnt > SFFS_EBT_RECS ||
-		    le32_to_cpu(en->first) % SFFS_EBT_RECS)
+		    le32_to_cpu(en->first) % SFFS_EBT_RECS ||
+		    en->hdr.flags & ~(SFFS_EBT_FLAGS | SFFS_NODE_FL_CONT))
 			return -EUCLEAN;
 		if (en->hdr.flags & SFFS_EBT_FL_PACKED)
 			return sffs_epack_check(en, len, cnt) ? -EUCLEAN : 0;

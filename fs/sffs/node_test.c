@@ -266,7 +266,10 @@ static void test_packed_index_nodes(struct kunit *test)
 	t_reseal(ix, len);
 	KUNIT_EXPECT_EQ(test, sffs_node_check(ix, len), -EUCLEAN);
 
-	/* a number of 11 bytes; 10 whose last holds more than bit 63 */
+	/*
+	 * A number that goes on past its tenth byte; one whose tenth byte
+	 * holds more than bit 63
+	 */
 	memset(tmp, 0x80, sizeof(tmp));
 	tmp[10] = 0;
 	q = tmp;

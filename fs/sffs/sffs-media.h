@@ -491,7 +491,8 @@ static inline int sffs_iunpack(const __u8 **pp, const __u8 *end,
 
 /*
  * 0 if the packed stream of @ix, @len bytes with its header, holds
- * exactly its @count branches; -1 if not.
+ * exactly its @count branches and is shorter than they are plain (as
+ * writers pack, so readers of both forms take the same bound); -1 if not.
  */
 static inline int sffs_ipack_check(const struct sffs_index_node *ix,
 				   __u32 len, unsigned int count)
@@ -500,7 +501,8 @@ static inline int sffs_ipack_check(const struct sffs_index_node *ix,
 	const __u8 *end = (const __u8 *)ix + len;
 	struct sffs_ibranch b = { 0 };
 
-	if (len < sizeof(*ix))
+	if (len < sizeof(*ix) ||
+	    len >= sizeof(*ix) + count * sizeof(struct sffs_branch))
 		return -1;
 	while (count--)
 		if (sffs_iunpack(&p, end, &b))
@@ -592,6 +594,8 @@ static_assert(sizeof(struct sffs_ebt_node) == 40);
  * take a few bytes instead of 16.
  */
 #define SFFS_EBT_FL_PACKED	0x01
+/* The per-type header flags a table page may have */
+#define SFFS_EBT_FLAGS		SFFS_EBT_FL_PACKED
 
 /* One record of a packed table page, in CPU byte order */
 struct sffs_erec {
@@ -650,7 +654,8 @@ static inline int sffs_eunpack(const __u8 **pp, const __u8 *end,
 
 /*
  * 0 if the packed stream of table page @en, @len bytes with its header,
- * holds exactly its @count records; -1 if not.
+ * holds exactly its @count records and is shorter than they are plain;
+ * -1 if not.
  */
 static inline int sffs_epack_check(const struct sffs_ebt_node *en,
 				   __u32 len, unsigned int count)
@@ -659,7 +664,8 @@ static inline int sffs_epack_check(const struct sffs_ebt_node *en,
 	const __u8 *end = (const __u8 *)en + len;
 	struct sffs_erec r = { 0 };
 
-	if (len < sizeof(*en))
+	if (len < sizeof(*en) ||
+	    len >= sizeof(*en) + count * sizeof(struct sffs_eb_rec))
 		return -1;
 	while (count--)
 		if (sffs_eunpack(&p, end, &r))

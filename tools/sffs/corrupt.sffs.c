@@ -102,7 +102,8 @@ static void rebranch(uint64_t at, uint32_t len, uint64_t addr)
 		struct sffs_index_node *ix = (void *)h;
 		bool hit = false;
 
-		if (h->type != SFFS_NODE_INDEX)
+		/* images from mkfs.sffs: a packed node is the kernel's */
+		if (h->type != SFFS_NODE_INDEX || ix->flags & SFFS_INDEX_PACKED)
 			continue;
 		for (unsigned int i = 0; i < le16toh(ix->count); i++) {
 			if (le64toh(ix->branch[i].addr) != at)
@@ -136,6 +137,8 @@ static uint64_t find_victim(const char *what)
 		    (!strcmp(what, "short-xattr") && h->type == SFFS_NODE_XATTR) ||
 		    (!strcmp(what, "dag") && h->type == SFFS_NODE_INDEX &&
 		     !((struct sffs_index_node *)h)->level &&
+		     !(((struct sffs_index_node *)h)->flags &
+		       SFFS_INDEX_PACKED) &&
 		     le16toh(((struct sffs_index_node *)h)->count) > 1))
 			return off;
 	}

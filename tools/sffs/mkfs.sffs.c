@@ -56,7 +56,7 @@ static bool cur_valid, squash, quiet, trim;
 static const char *xattr_skip[MAX_XATTR_SKIP];
 static unsigned int nxattr_skip;
 /* the tree holds a symlink longer than SFFS_SHORT_SYMLINK_LEN */
-static bool long_links, plain_index;
+static bool long_links, plain_nodes;
 static uint8_t compr = SFFS_COMPR_LZO;
 /* SOURCE_DATE_EPOCH, when set: the latest time the image holds */
 static bool have_epoch;
@@ -718,7 +718,7 @@ int main(int argc, char **argv)
 			trim = true;
 			break;
 		case 'P':
-			plain_index = true;
+			plain_nodes = true;
 			break;
 		case 'q':
 			quiet = true;
@@ -831,11 +831,11 @@ int main(int argc, char **argv)
 	/* no table pages yet: the kernel takes blocks below alloc_eb as full */
 	cp.feat_ro_compat = htole32(SFFS_FEAT_RO_COMPAT_EBT |
 				    SFFS_FEAT_RO_COMPAT_ORPHAN);
-	/* only then: older kernels still mount the others */
+	/* only then: as far as this flag goes, older kernels mount the others */
 	if (long_links)
 		cp.feat_incompat = htole32(SFFS_FEAT_INCOMPAT_LONG_SYMLINK);
-	/* the kernel packs the index nodes it writes */
-	if (!plain_index)
+	/* the kernel packs the index nodes and table pages it writes */
+	if (!plain_nodes)
 		cp.feat_incompat |= htole32(SFFS_FEAT_INCOMPAT_PACKED);
 	/* an image may be shifted by bad blocks: its first mount places it */
 	if (image)

@@ -172,7 +172,8 @@ int sffs_node_check_payload(const void *node, uint32_t len)
 		uint32_t cnt = le32toh(en->count);
 
 		if (!cnt || cnt > SFFS_EBT_RECS ||
-		    le32toh(en->first) % SFFS_EBT_RECS)
+		    le32toh(en->first) % SFFS_EBT_RECS ||
+		    en->hdr.flags & ~(SFFS_EBT_FLAGS | SFFS_NODE_FL_CONT))
 			return -1;
 		if (en->hdr.flags & SFFS_EBT_FL_PACKED)
 			return sffs_epack_check(en, len, cnt);
@@ -998,8 +999,8 @@ struct sffs_branch *sffs_index_branches(const struct sffs_index_node *ix,
 	struct sffs_ibranch b = { 0 };
 	struct sffs_branch *br;
 
-	if (!cnt || len < sizeof(*ix) || ix->flags & ~SFFS_INDEX_PACKED ||
-	    (!(ix->flags & SFFS_INDEX_PACKED) &&
+	if (!cnt || cnt > SFFS_MAX_FANOUT || ix->flags & ~SFFS_INDEX_PACKED ||
+	    (ix->flags & SFFS_INDEX_PACKED ? sffs_ipack_check(ix, len, cnt) :
 	     len != sizeof(*ix) + cnt * sizeof(*br)))
 		return NULL;
 	br = calloc(cnt, sizeof(*br));
@@ -1041,8 +1042,10 @@ struct sffs_eb_rec *sffs_ebt_records(const struct sffs_ebt_node *t,
 	struct sffs_erec r = { 0 };
 	struct sffs_eb_rec *rec;
 
-	if (!cnt || cnt > SFFS_EBT_RECS || len < sizeof(*t) ||
-	    (!packed && len != sizeof(*t) + cnt * sizeof(*rec)))
+	if (!cnt || cnt > SFFS_EBT_RECS ||
+	    t->hdr.flags & ~(SFFS_EBT_FLAGS | SFFS_NODE_FL_CONT) ||
+	    (packed ? sffs_epack_check(t, len, cnt) :
+	     len != sizeof(*t) + cnt * sizeof(*rec)))
 		return NULL;
 	rec = calloc(cnt, sizeof(*rec));
 	if (!rec)
