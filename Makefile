@@ -283,7 +283,9 @@ figures:
 	if [ -f $$b/probe-names.md ]; then python3 $(H)/bench/probe-rst.py \
 		$$b/probe-names.md $(DOC)/driver-api/parallel-probe.rst names; fi; \
 	if [ -f $$b/slab.md ]; then python3 $(H)/bench/slab-rst.py \
-		$$b/slab.md $(DOC)/mm/slob-seg.rst; fi
+		$$b/slab.md $(DOC)/mm/slob-seg.rst; fi; \
+	if [ -f $$b/size.md ]; then python3 $(H)/bench/size-rst.py \
+		$$b/size.md $(DOC)/kbuild/footprint.rst; fi
 	python3 $(H)/readme-status.py $(TOP)
 
 ## make bench-slab    SLAB, SLUB, SLOB and SLOB_SEG on small x86_64 and ARM guests

@@ -249,8 +249,8 @@ static int sffs_ebt_unpack(struct sffs_journal *j, u32 len, u32 first,
 		return 0;
 	}
 	if (!j->idx.packed) {
-		pr_err("sffs: %s: a packed table page, and the file system does not have packing (feature %#x)\n",
-		       j->io->mtd->name, SFFS_FEAT_INCOMPAT_PACKED);
+		pr_err_ratelimited("sffs: %s: a packed table page, and the file system does not have packing (feature %#x)\n",
+				   j->io->mtd->name, SFFS_FEAT_INCOMPAT_PACKED);
 		return -EUCLEAN;
 	}
 	memset(en, 0, sffs_ebt_node_size(count));

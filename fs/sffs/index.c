@@ -164,8 +164,8 @@ static int zn_parse(struct sffs_index *idx, struct sffs_znode *zn,
 	    !count || count > idx->fanout)
 		return -EUCLEAN;
 	if (packed && !idx->packed) {
-		pr_err("sffs: a packed index node, and the file system does not have packing (feature %#x)\n",
-		       SFFS_FEAT_INCOMPAT_PACKED);
+		pr_err_ratelimited("sffs: a packed index node, and the file system does not have packing (feature %#x)\n",
+				   SFFS_FEAT_INCOMPAT_PACKED);
 		return -EUCLEAN;
 	}
 	for (i = 0; i < count; i++) {

@@ -232,7 +232,7 @@ static void test_index_commit_then_load_reads_same_tree(struct kunit *test)
 
 /*
  * A node that does not pack, here for an address off the node alignment
- * (a stream is never longer than the plain branches otherwise), is
+ * (keys and addresses at the far ends of their ranges would do too), is
  * written plain, and read back where packing is allowed.
  */
 static void test_index_packed_falls_back_to_plain(struct kunit *test)

@@ -369,6 +369,11 @@ static void test_packed_table_pages(struct kunit *test)
 	sffs_node_seal(en, SFFS_NODE_EBT, len + 1, 1, SFFS_EBT_FL_PACKED);
 	KUNIT_EXPECT_EQ(test, sffs_node_check(en, len + 1), -EUCLEAN);
 
+	/* a header flag a table page does not know */
+	len = t_epack(en, r, SFFS_EBT_RECS, room);
+	sffs_node_seal(en, SFFS_NODE_EBT, len, 1, SFFS_EBT_FL_PACKED | 0x02);
+	KUNIT_EXPECT_EQ(test, sffs_node_check(en, len), -EUCLEAN);
+
 	/* an erase count of 2^32, a state of 256 */
 	memset(tmp, 0, sizeof(tmp));
 	tmp[0] = 0x80;

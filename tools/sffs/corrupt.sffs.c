@@ -102,9 +102,14 @@ static void rebranch(uint64_t at, uint32_t len, uint64_t addr)
 		struct sffs_index_node *ix = (void *)h;
 		bool hit = false;
 
-		/* images from mkfs.sffs: a packed node is the kernel's */
-		if (h->type != SFFS_NODE_INDEX || ix->flags & SFFS_INDEX_PACKED)
+		if (h->type != SFFS_NODE_INDEX)
 			continue;
+		/* images from mkfs.sffs: a packed node is the kernel's */
+		if (ix->flags & SFFS_INDEX_PACKED) {
+			fprintf(stderr, "corrupt.sffs: a packed index node at %llu: images from mkfs.sffs only\n",
+				(unsigned long long)off);
+			exit(1);
+		}
 		for (unsigned int i = 0; i < le16toh(ix->count); i++) {
 			if (le64toh(ix->branch[i].addr) != at)
 				continue;
