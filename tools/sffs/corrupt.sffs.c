@@ -106,7 +106,7 @@ static void rebranch(uint64_t at, uint32_t len, uint64_t addr)
 			continue;
 		/* images from mkfs.sffs: a packed node is the kernel's */
 		if (ix->flags & SFFS_INDEX_PACKED) {
-			fprintf(stderr, "corrupt.sffs: a packed index node at %llu: images from mkfs.sffs only\n",
+			fprintf(stderr, "corrupt.sffs: packed node at %llu\n",
 				(unsigned long long)off);
 			exit(1);
 		}
