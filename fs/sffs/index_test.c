@@ -210,7 +210,7 @@ static void t_commit_then_load(struct kunit *test, bool packed)
 	for (n = 0; n < 6000; n++)
 		t_insert(t, &idx, t_rand(t) % T_KEYS);
 	KUNIT_ASSERT_EQ(test, sffs_index_commit(&idx, &root, &len), 0);
-	/* every node packs: keys of one inode, one leaf length */
+	/* every node packs: keys close together, one leaf length */
 	KUNIT_EXPECT_EQ(test, t_count_packed(t, 64, &nodes),
 			packed ? nodes : 0);
 	KUNIT_EXPECT_GT(test, nodes, 100U);
