@@ -38,14 +38,24 @@
  * RAM may hold.  Random overwrites change the live bytes of blocks all
  * over the flash, and writing every page they touch at every commit cost
  * a page per SFFS_EBT_RECS blocks of flash per commit: the table was the
- * one part of a commit whose size grew with the flash.  Scans apply the
- * pending hints (sffs_ebt_scan()), so garbage collection sees them all
- * the same.  Commits that end a writable mount write every page that has
- * hints waiting; only the hints their own writes leave are lost then, as
- * before.  A power cut loses the hints that wait, up to
- * SFFS_EBT_HINT_COMMITS commits of them: they make blocks look fuller or
- * emptier than they are, which costs garbage collection time, and a pass
- * over the table that finds no victim falls back to the oldest block.
+ * one part of a commit whose size grew with the flash.  Past
+ * SFFS_EBT_HINT_LOW pending changes a page needs fewer hints to be
+ * written, down to one where every page is (sffs_ebt_hint_min()): the
+ * pages with the most hints go first, and RAM stays bounded without a
+ * commit that writes the whole table at once.  The wait is long because
+ * that is what pays: with a wait of a few commits, on a large device
+ * under random overwrites, most hint-only pages were written for their
+ * age alone, each holding a few hints.
+ *
+ * Scans apply the pending hints (sffs_ebt_scan()), so garbage collection
+ * sees them all the same.  Commits that end a writable mount write every
+ * page that has hints waiting; only the hints their own writes leave are
+ * lost then, as before.  A power cut loses the hints that wait, up to
+ * SFFS_EBT_MAX_HINTS / 2 changes over SFFS_EBT_HINT_COMMITS commits: they
+ * make blocks look fuller or emptier than they are (a block the journal
+ * filled may look empty), which costs garbage collection time, moving
+ * what is live, and a pass over the table that finds no victim falls back
+ * to the oldest block.
  *
  * Locking: the caller holds the file system's mutex.
  */
@@ -82,6 +92,7 @@ static size_t sffs_ebt_node_size(u32 count)
 int sffs_ebt_init(struct sffs_journal *j)
 {
 	xa_init(&j->ebt);
+	j->ebt_fold_min = SFFS_EBT_FOLD_MIN;
 	j->ebt_buf = kmalloc(sffs_ebt_node_size(SFFS_EBT_RECS), GFP_KERNEL);
 	j->ebt_raw = kmalloc(sffs_ebt_node_size(SFFS_EBT_RECS), GFP_KERNEL);
 	if (j->ebt_buf && j->ebt_raw)
@@ -371,12 +382,50 @@ bool sffs_ebt_fold_all(const struct sffs_journal *j)
 	return j->fold_all || j->ebt_nr > SFFS_EBT_MAX_HINTS / 2;
 }
 
+/**
+ * sffs_ebt_hint_min - the hints that make a table page due
+ * @changes: the changes pending, states included
+ *
+ * SFFS_EBT_FOLD_MIN up to SFFS_EBT_HINT_LOW changes, then fewer, in
+ * proportion, down to one at SFFS_EBT_MAX_HINTS / 2, where
+ * sffs_ebt_fold_all() has every page with changes written.  The more
+ * changes wait, the more pages each commit writes, those with the most
+ * hints first: the pending changes settle where commits write them as
+ * fast as writes make them, the pages written each holding many.
+ *
+ * Return: the number of hints.
+ */
+u32 sffs_ebt_hint_min(unsigned long changes)
+{
+	const u32 top = SFFS_EBT_MAX_HINTS / 2, low = SFFS_EBT_HINT_LOW;
+
+	if (changes <= low)
+		return SFFS_EBT_FOLD_MIN;
+	if (changes >= top)
+		return 1;
+	return max_t(u32, 1, SFFS_EBT_FOLD_MIN * (top - changes) / (top - low));
+}
+
+/**
+ * sffs_ebt_fold_plan - fix the hints that make a page due, for a commit
+ * @j: the journal, committing, its blocks set aside and freed
+ *
+ * Once per commit, before its first fold: the folds of its later rounds,
+ * whose own writes add hints, use the same, so that the commit writes no
+ * more pages than sffs_ebt_fold_pages() counted room for.
+ */
+void sffs_ebt_fold_plan(struct sffs_journal *j)
+{
+	j->ebt_fold_min = sffs_ebt_hint_min(j->ebt_nr);
+}
+
 /*
  * Must the fold write table page @page, which has changes pending?  Yes if
  * a state or an erase count changed, which the next checkpoint must have
- * exact; for hints only, once enough of them, or old enough ones, wait.
+ * exact; for hints only, once there are @min of them, or old enough ones,
+ * wait.
  */
-static bool sffs_ebt_due(struct sffs_journal *j, u32 page)
+static bool sffs_ebt_due(struct sffs_journal *j, u32 page, u32 min)
 {
 	unsigned long first = (unsigned long)page * SFFS_EBT_RECS;
 	unsigned long last = first + SFFS_EBT_RECS - 1, eb;
@@ -384,8 +433,7 @@ static bool sffs_ebt_due(struct sffs_journal *j, u32 page)
 	unsigned int n = 0;
 
 	xa_for_each_range(&j->ebt, eb, d, first, last) {
-		if ((d->flags & SFFS_EBD_STATE) || d->ec ||
-		    ++n >= SFFS_EBT_FOLD_MIN ||
+		if ((d->flags & SFFS_EBD_STATE) || d->ec || ++n >= min ||
 		    (u32)j->commit - d->since >= SFFS_EBT_HINT_COMMITS)
 			return true;
 	}
@@ -397,21 +445,26 @@ static bool sffs_ebt_due(struct sffs_journal *j, u32 page)
  * @j: the journal
  *
  * For the room a commit sets aside: the pages with changes that are due
- * now.  The walk is over the pending changes, at most SFFS_EBT_MAX_HINTS
- * of them plus the states, never over the table.
+ * now, counted as if the spares the commit may take and the blocks it
+ * frees had already added their changes, which can only lower the hints
+ * a page needs (sffs_ebt_fold_plan()).  The walk is over the pending
+ * changes, at most SFFS_EBT_MAX_HINTS of them plus the states, never over
+ * the table.
  *
  * Return: the number of pages.
  */
 u32 sffs_ebt_fold_pages(struct sffs_journal *j)
 {
 	bool all = sffs_ebt_fold_all(j);
+	u32 min = sffs_ebt_hint_min(j->ebt_nr + SFFS_MAX_SPARES +
+				    j->nfreeable);
 	unsigned long next = 0;
 	u32 pages = 0;
 
 	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
 		u32 page = next / SFFS_EBT_RECS;
 
-		if (all || sffs_ebt_due(j, page))
+		if (all || sffs_ebt_due(j, page, min))
 			pages++;
 		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
 	}
@@ -433,7 +486,7 @@ bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 	while (xa_find(&j->ebt, next, ULONG_MAX, XA_PRESENT)) {
 		*page = *next / SFFS_EBT_RECS;
 		*next = (unsigned long)(*page + 1) * SFFS_EBT_RECS;
-		if (all || sffs_ebt_due(j, *page))
+		if (all || sffs_ebt_due(j, *page, j->ebt_fold_min))
 			return true;
 		j->gc.table_deferred++;
 	}

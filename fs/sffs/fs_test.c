@@ -345,13 +345,18 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 		goto out;
 	}
 
-	/* a hint in every page before each commit */
+	/*
+	 * A hint in every page before each commit: the first on the page's
+	 * first block, the others on four blocks after it, so that no page
+	 * gathers enough to be written for their number.
+	 */
 	pages = j->gc.table_pages;
 	bytes = j->gc.table_bytes;
 	for (i = 0; !err && i < SFFS_EBT_HINT_COMMITS; i++) {
 		for (p = 1; p < HINT_PAGES; p++)
 			sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS +
-						     i), 4096);
+						     (i ? 1 + i % 4 : 0)),
+				      4096);
 		err = sffs_journal_commit(j);
 	}
 	KUNIT_EXPECT_EQ(test, err, 0);
@@ -409,6 +414,109 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ebt_live_of(test, j, eb), 8192U,
 				    "block %u", eb);
 	}
+	sffs_unlock(c);
+	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);
+	sffs_rf_umount(mnt);
+	KUNIT_EXPECT_EQ(test, sf->violations, 0U);
+out:
+	sffs_sf_free(sf);
+}
+
+/* The test flash of sffs_fs_table_hints_pressure, in table pages */
+#define PRESSURE_PAGES	244
+#define PRESSURE_FIRST	16	/* the first page given hints */
+#define PRESSURE_DENSE	28	/* pages given DENSE_HINTS each */
+#define DENSE_HINTS	24
+#define SPARSE_HINTS	8
+
+/*
+ * Past SFFS_EBT_HINT_LOW pending changes, a page needs fewer hints to be
+ * written, the more changes wait the fewer: the pages with the most go
+ * first.  On a flash of PRESSURE_PAGES table pages, PRESSURE_DENSE pages
+ * with DENSE_HINTS hints each and the others from PRESSURE_FIRST on with
+ * SPARSE_HINTS (about 2,300 changes in all, fresh ones, below a quarter
+ * of a page each): the commit writes every dense page, and the sparse
+ * ones wait but for the few the commit's own blocks are in.  Without the
+ * pressure rule, every page would wait for a quarter of its records.
+ */
+static void sffs_fs_table_hints_pressure(struct kunit *test)
+{
+	const u32 blocks = PRESSURE_PAGES * SFFS_EBT_RECS;
+	struct sffs_sparseflash *sf;
+	unsigned int waiting = 0, sparse = 0, dense_left = 0;
+	struct sffs_journal *j;
+	struct vfsmount *mnt;
+	struct sffs_info *c;
+	u32 eb, p, i, min;
+	int err = 0;
+
+	/* the rule itself: a quarter of a page, fewer, one */
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW),
+			(u32)SFFS_EBT_FOLD_MIN);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS / 2), 1U);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS), 1U);
+	KUNIT_EXPECT_LT(test, sffs_ebt_hint_min(2 * SFFS_EBT_HINT_LOW),
+			(u32)SFFS_EBT_FOLD_MIN);
+
+	sf = sffs_sf_create(test, blocks);
+	if (!sf)
+		return;
+	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+		goto out;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	j = &c->j;
+	sffs_lock(c);
+	/* every page of the table on the flash, as after years of use */
+	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
+		if (!sffs_io_is_anchor(j->io, eb))
+			err = sffs_ebt_free(j, eb);
+	j->alloc_eb = blocks;
+	err = err ?: sffs_journal_commit(j);
+	if (err) {
+		sffs_unlock(c);
+		KUNIT_FAIL(test, "ageing: %d", err);
+		sffs_rf_umount(mnt);
+		goto out;
+	}
+
+	for (p = PRESSURE_FIRST; p < PRESSURE_PAGES; p++) {
+		u32 n = p < PRESSURE_FIRST + PRESSURE_DENSE ? DENSE_HINTS :
+							      SPARSE_HINTS;
+
+		for (i = 0; i < n; i++)
+			sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS +
+						     2 * i), 2048);
+	}
+	min = sffs_ebt_hint_min(j->ebt_nr);
+	kunit_info(test, "%lu changes pending: a page needs %u hints\n",
+		   j->ebt_nr, min);
+	KUNIT_EXPECT_GT(test, min, (u32)SPARSE_HINTS);
+	KUNIT_EXPECT_LE(test, min, (u32)DENSE_HINTS);
+	err = sffs_journal_commit(j);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	for (p = PRESSURE_FIRST; p < PRESSURE_PAGES; p++) {
+		bool left = !!xa_load(&j->ebt, p * SFFS_EBT_RECS);
+
+		if (p < PRESSURE_FIRST + PRESSURE_DENSE) {
+			dense_left += left;
+		} else {
+			sparse++;
+			waiting += left;
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, dense_left, 0U,
+			    "dense pages not written");
+	/* the commit's own blocks: a page or two */
+	KUNIT_EXPECT_GE_MSG(test, waiting + 4, sparse,
+			    "%u of %u sparse pages wait", waiting, sparse);
+	/* what waits, a scan sees; what was written, the table holds */
+	KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, PRESSURE_FIRST *
+					  SFFS_EBT_RECS), 2048U);
+	KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, (PRESSURE_PAGES - 1) *
+					  SFFS_EBT_RECS), 2048U);
 	sffs_unlock(c);
 	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);
 	sffs_rf_umount(mnt);
@@ -3858,6 +3966,7 @@ static struct kunit_case sffs_fs_cases[] = {
 	KUNIT_CASE(sffs_fs_mount_reads_bounded),
 	KUNIT_CASE(sffs_fs_commit_work_flat),
 	KUNIT_CASE(sffs_fs_table_hints_wait),
+	KUNIT_CASE(sffs_fs_table_hints_pressure),
 	KUNIT_CASE(sffs_fs_not_sffs),
 	KUNIT_CASE(sffs_fs_image_placed),
 	KUNIT_CASE(sffs_fs_image_placed_ro),

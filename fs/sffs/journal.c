@@ -899,6 +899,7 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 	 * needs one more, so that the table this checkpoint names has it in
 	 * use: a block the table calls free may be erased after a power cut.
 	 */
+	sffs_ebt_fold_plan(j);
 	for (i = 0; !err; i++) {
 		unsigned long allocs = j->allocs;
 

@@ -37,7 +37,9 @@ struct sffs_wnode {
 /* A table page with only hints pending is written once this many changed */
 #define SFFS_EBT_FOLD_MIN	(SFFS_EBT_RECS / 4)
 /* ... or once its oldest hint has waited this many commits */
-#define SFFS_EBT_HINT_COMMITS	4
+#define SFFS_EBT_HINT_COMMITS	32
+/* Past this many pending changes, a page needs fewer hints to be written */
+#define SFFS_EBT_HINT_LOW	1024
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
 #define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
@@ -159,6 +161,8 @@ struct sffs_gc_stats {
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
+ * @ebt_fold_min: the hints that make a page due in the commit being
+ *		  written (sffs_ebt_fold_plan())
  * @ebt_buf: one erase-block table page, its records plain
  * @ebt_raw: a table page as on the flash, read or to write
  * @pool: free erase blocks at hand, least worn last: found by table
@@ -269,6 +273,7 @@ struct sffs_journal {
 	unsigned long ebt_nr;
 	unsigned long ebt_states;
 	unsigned long ebt_lost;
+	u32 ebt_fold_min;
 	struct sffs_ebt_node *ebt_buf;
 	struct sffs_ebt_node *ebt_raw;
 	u32 pool[SFFS_POOL_SIZE];
@@ -340,6 +345,8 @@ int sffs_ebt_claim(struct sffs_journal *j, u32 eb);
 int sffs_ebt_free(struct sffs_journal *j, u32 eb);
 int sffs_ebt_bad(struct sffs_journal *j, u32 eb);
 bool sffs_ebt_fold_all(const struct sffs_journal *j);
+u32 sffs_ebt_hint_min(unsigned long changes);
+void sffs_ebt_fold_plan(struct sffs_journal *j);
 bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 		       u32 *page);
 u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page);
