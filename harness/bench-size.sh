@@ -12,8 +12,8 @@
 #   series     the series tree TREE with its options off (make offcheck:
 #              the same functions as stock, but patch 799's fix)
 #   footprint  TREE with the footprint options of the architecture,
-#              harness/configs/size-<arch>.config (none for x86_64 yet:
-#              its rows stay "-")
+#              harness/configs/size-<arch>.config (an architecture
+#              without one has its footprint rows "-")
 #
 # and, with BENCH_SIZE_PARTS (default "sffs dyntick pprobe slobseg"), each
 # part of the series on next to the baseline it needs, for what the part

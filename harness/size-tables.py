@@ -18,9 +18,11 @@ finds something, or when GC.map lacks no symbol of REFERENCE.map at all
 same link, and the checks would pass for nothing):
 
   * every named table entry of REFERENCE.map (initcalls, __setup, OF
-    match and machine records, ATAG parsers) must still be in GC.map;
+    match and machine records, ATAG parsers, x86's CPU vendor and APIC
+    driver records and brk reservations) must still be in GC.map;
   * every table delimited by a pair of symbols (__start_X/__stop_X,
-    X_begin/X_end, __X_start/__X_end) must have the same size in both:
+    X_begin/X_end, __X_start/__X_end, and x86's __X/__X_end and
+    __brk_base/__brk_limit) must have the same size in both:
     the entries are pointers or records of fixed size, so a table that
     shrank lost entries.  Pairs that delimit code or the whole image
     (text, data, init, rodata, bss) or the unwind tables of code shrink
@@ -37,9 +39,10 @@ REGION_RE = re.compile(r'text|_data|^__init$|^__init_|^_s|^_e|rodata|bss|'
                        r'^unwind_|^notes$')
 
 # Named entries of tables: initcalls, __setup, OF match and machine
-# records, ATAG parsers.
+# records, ATAG parsers; on x86 the CPU vendor and APIC driver records
+# and the brk reservations (RESERVE_BRK), which nothing refers to.
 ENTRY_RE = re.compile(r'^__initcall_|^__setup_|^__of_table_|^__mach_desc_|'
-                      r'^__tagtable_')
+                      r'^__tagtable_|^__cpu_dev_|^__apicdrivers_|^__brk_')
 
 
 # An initcall's name carries __COUNTER__ and __LINE__ of its definition,
@@ -65,7 +68,10 @@ def tables(syms):
                             (r'^(__.+)_start$', r'\1_end'),
                             (r'^(__.+_table)$', r'\1_end'),
                             (r'^(__sched_class)_highest$',
-                             r'\1_lowest')):
+                             r'\1_lowest'),
+                            # x86: __alt_instructions, __smp_locks, ...
+                            (r'^(__.+)$', r'\1_end'),
+                            (r'^(__brk)_base$', r'\1_limit')):
             if not re.match(start, name):
                 continue
             end = re.sub(start, stop, name)

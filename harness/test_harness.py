@@ -242,6 +242,32 @@ class SizeTables(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('nothing collected', out)
 
+    def test_x86_tables_checked(self):
+        # x86 names its tables __X .. __X_end and __brk_base ..
+        # __brk_limit; CPU vendor records and brk reservations by name
+        ref = dict(self.REF)
+        ref.update({'c0020000': 'R __alt_instructions',
+                    'c0020030': 'R __alt_instructions_end',
+                    'c0020040': 'R __cpu_dev_intel_cpu_dev',
+                    'c0030000': 'B __brk_base',
+                    'c0031000': 'B __brk_early_pgt_alloc',
+                    'c0036000': 'B __brk_limit'})
+        self.REF = ref
+        gc = dict(ref)
+        del gc['c0002000']
+        rc, out = self.run_tables(gc)
+        self.assertEqual(rc, 0, out)
+        self.assertIn('3 tables, 0 differ', out)
+        del gc['c0020040'], gc['c0031000']
+        gc['c0020018'] = gc.pop('c0020030')
+        gc['c0035000'] = gc.pop('c0036000')
+        rc, out = self.run_tables(gc)
+        self.assertEqual(rc, 1)
+        self.assertIn('entry dropped: __cpu_dev_intel_cpu_dev', out)
+        self.assertIn('entry dropped: __brk_early_pgt_alloc', out)
+        self.assertIn('table __alt_instructions: 48 bytes, 24 with gc', out)
+        self.assertIn('table __brk: 24576 bytes, 20480 with gc', out)
+
 
 class OffcheckSyms(unittest.TestCase):
     """harness/offcheck-syms.py: symbols renamed by line or numbering
