@@ -41,8 +41,10 @@
  * one part of a commit whose size grew with the flash.  Past
  * SFFS_EBT_HINT_LOW pending changes a page needs fewer hints to be
  * written, down to one where every page is (sffs_ebt_hint_min()): the
- * pages with the most hints go first, and RAM stays bounded without a
- * commit that writes the whole table at once.  The wait is long because
+ * pages with the most hints go first, and RAM stays bounded without,
+ * normally, a commit that writes the whole table at once.  Which pages of
+ * hints a commit writes is chosen before it writes anything
+ * (sffs_ebt_fold_plan()).  The wait is long because
  * that is what pays: with a wait of a few commits, on a large device
  * under random overwrites, most hint-only pages were written for their
  * age alone, each holding a few hints.
@@ -51,7 +53,8 @@
  * sees them all the same.  Commits that end a writable mount write every
  * page that has hints waiting; only the hints their own writes leave are
  * lost then, as before.  A power cut loses the hints that wait, up to
- * SFFS_EBT_MAX_HINTS / 2 changes over SFFS_EBT_HINT_COMMITS commits: they
+ * SFFS_EBT_MAX_HINTS / 2 changes over SFFS_EBT_HINT_COMMITS commits, and
+ * those the last commit's own writes made: they
  * make blocks look fuller or emptier than they are (a block the journal
  * filled may look empty), which costs garbage collection time, moving
  * what is live, and a pass over the table that finds no victim falls back
@@ -382,12 +385,15 @@ bool sffs_ebt_fold_all(const struct sffs_journal *j)
 	return j->fold_all || j->ebt_nr > SFFS_EBT_MAX_HINTS / 2;
 }
 
+/* A pending change that marks its table page due in this commit's plan */
+#define SFFS_EBT_PLANNED	XA_MARK_0
+
 /**
  * sffs_ebt_hint_min - the hints that make a table page due
  * @changes: the changes pending, states included
  *
  * SFFS_EBT_FOLD_MIN up to SFFS_EBT_HINT_LOW changes, then fewer, in
- * proportion, down to one at SFFS_EBT_MAX_HINTS / 2, where
+ * proportion, down to one as they reach SFFS_EBT_MAX_HINTS / 2, where
  * sffs_ebt_fold_all() has every page with changes written.  The more
  * changes wait, the more pages each commit writes, those with the most
  * hints first: the pending changes settle where commits write them as
@@ -403,68 +409,101 @@ u32 sffs_ebt_hint_min(unsigned long changes)
 		return SFFS_EBT_FOLD_MIN;
 	if (changes >= top)
 		return 1;
-	return max_t(u32, 1, SFFS_EBT_FOLD_MIN * (top - changes) / (top - low));
-}
-
-/**
- * sffs_ebt_fold_plan - fix the hints that make a page due, for a commit
- * @j: the journal, committing, its blocks set aside and freed
- *
- * Once per commit, before its first fold: the folds of its later rounds,
- * whose own writes add hints, use the same, so that the commit writes no
- * more pages than sffs_ebt_fold_pages() counted room for.
- */
-void sffs_ebt_fold_plan(struct sffs_journal *j)
-{
-	j->ebt_fold_min = sffs_ebt_hint_min(j->ebt_nr);
+	return DIV_ROUND_UP(SFFS_EBT_FOLD_MIN * (top - (u32)changes),
+			    top - low);
 }
 
 /*
- * Must the fold write table page @page, which has changes pending?  Yes if
- * a state or an erase count changed, which the next checkpoint must have
- * exact; for hints only, once there are @min of them, or old enough ones,
- * wait.
+ * Has table page @page a state or erase count change?  The next
+ * checkpoint must have those exact: the page is written.
  */
-static bool sffs_ebt_due(struct sffs_journal *j, u32 page, u32 min)
+static bool sffs_ebt_exact_due(struct sffs_journal *j, u32 page)
 {
 	unsigned long first = (unsigned long)page * SFFS_EBT_RECS;
 	unsigned long last = first + SFFS_EBT_RECS - 1, eb;
 	struct sffs_ebt_delta *d;
-	unsigned int n = 0;
 
-	xa_for_each_range(&j->ebt, eb, d, first, last) {
-		if ((d->flags & SFFS_EBD_STATE) || d->ec || ++n >= min ||
+	xa_for_each_range(&j->ebt, eb, d, first, last)
+		if ((d->flags & SFFS_EBD_STATE) || d->ec)
+			return true;
+	return false;
+}
+
+/*
+ * Have the hints pending for table page @page waited enough: are there
+ * @min_hints of them, or one as old as SFFS_EBT_HINT_COMMITS commits?
+ */
+static bool sffs_ebt_hints_due(struct sffs_journal *j, u32 page,
+			       u32 min_hints)
+{
+	unsigned long first = (unsigned long)page * SFFS_EBT_RECS;
+	unsigned long last = first + SFFS_EBT_RECS - 1, eb;
+	struct sffs_ebt_delta *d;
+	u32 n = 0;
+
+	xa_for_each_range(&j->ebt, eb, d, first, last)
+		if (++n >= min_hints ||
 		    (u32)j->commit - d->since >= SFFS_EBT_HINT_COMMITS)
 			return true;
-	}
 	return false;
+}
+
+/**
+ * sffs_ebt_fold_plan - choose the pages of hints a commit writes
+ * @j: the journal, committing, its blocks set aside and freed
+ *
+ * Once per commit, before its first fold: the pages whose hints are due
+ * now are marked, and the folds write those, and any page with a state or
+ * an erase count change, but no other page of hints.  The commit's own
+ * writes add hints as it goes (the old copies of the nodes it rewrites
+ * die): judged as they come, they would make more pages due than
+ * sffs_ebt_fold_pages() counted room for.  The next commit judges them.
+ */
+void sffs_ebt_fold_plan(struct sffs_journal *j)
+{
+	u32 min_hints = sffs_ebt_hint_min(j->ebt_nr);
+	struct sffs_ebt_delta *d;
+	unsigned long next = 0;
+
+	j->ebt_fold_min = min_hints;
+	/* a commit that failed half way may have left some */
+	xa_for_each_marked(&j->ebt, next, d, SFFS_EBT_PLANNED)
+		xa_clear_mark(&j->ebt, next, SFFS_EBT_PLANNED);
+	next = 0;
+	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
+		u32 page = next / SFFS_EBT_RECS;
+
+		if (sffs_ebt_hints_due(j, page, min_hints))
+			xa_set_mark(&j->ebt, next, SFFS_EBT_PLANNED);
+		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
+	}
 }
 
 /**
  * sffs_ebt_fold_pages - how many table pages the next fold writes
  * @j: the journal
+ * @extra: changes the commit may add before its plan
  *
  * For the room a commit sets aside: the pages with changes that are due
- * now, counted as if the spares the commit may take and the blocks it
- * frees had already added their changes, which can only lower the hints
- * a page needs (sffs_ebt_fold_plan()).  The walk is over the pending
- * changes, at most SFFS_EBT_MAX_HINTS of them plus the states, never over
- * the table.
+ * now, the hints judged as if @extra more changes were pending, which
+ * can only lower the hints a page needs (sffs_ebt_fold_plan()).  The walk
+ * is over the pending changes, at most SFFS_EBT_MAX_HINTS of them plus
+ * the states, never over the table.
  *
  * Return: the number of pages.
  */
-u32 sffs_ebt_fold_pages(struct sffs_journal *j)
+u32 sffs_ebt_fold_pages(struct sffs_journal *j, unsigned long extra)
 {
 	bool all = sffs_ebt_fold_all(j);
-	u32 min = sffs_ebt_hint_min(j->ebt_nr + SFFS_MAX_SPARES +
-				    j->nfreeable);
+	u32 min_hints = sffs_ebt_hint_min(j->ebt_nr + extra);
 	unsigned long next = 0;
 	u32 pages = 0;
 
 	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
 		u32 page = next / SFFS_EBT_RECS;
 
-		if (all || sffs_ebt_due(j, page, min))
+		if (all || sffs_ebt_exact_due(j, page) ||
+		    sffs_ebt_hints_due(j, page, min_hints))
 			pages++;
 		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
 	}
@@ -484,10 +523,24 @@ bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 		       u32 *page)
 {
 	while (xa_find(&j->ebt, next, ULONG_MAX, XA_PRESENT)) {
+		unsigned long first, last;
+
 		*page = *next / SFFS_EBT_RECS;
-		*next = (unsigned long)(*page + 1) * SFFS_EBT_RECS;
-		if (all || sffs_ebt_due(j, *page, j->ebt_fold_min))
+		first = (unsigned long)*page * SFFS_EBT_RECS;
+		last = first + SFFS_EBT_RECS - 1;
+		*next = last + 1;
+		if (all) {
+			j->gc.table_all++;
 			return true;
+		}
+		if (sffs_ebt_exact_due(j, *page)) {
+			j->gc.table_exact++;
+			return true;
+		}
+		if (xa_find(&j->ebt, &first, last, SFFS_EBT_PLANNED)) {
+			j->gc.table_hints++;
+			return true;
+		}
 		j->gc.table_deferred++;
 	}
 	return false;

@@ -298,6 +298,22 @@ static u32 ebt_live_of(struct kunit *test, struct sffs_journal *j, u32 eb)
 #define HINT_PAGES	8		/* table pages of the test flash */
 
 /*
+ * Every page of the table of @j, @blocks erase blocks, on the flash, as
+ * after years of use: every block past the frontier freed, and committed.
+ */
+static int table_age(struct sffs_journal *j, u32 blocks)
+{
+	int err = 0;
+	u32 eb;
+
+	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
+		if (!sffs_io_is_anchor(j->io, eb))
+			err = sffs_ebt_free(j, eb);
+	j->alloc_eb = blocks;
+	return err ?: sffs_journal_commit(j);
+}
+
+/*
  * Live-byte hints wait for a later commit; states do not.  On a flash of
  * HINT_PAGES table pages, a hint in every page before each of
  * SFFS_EBT_HINT_COMMITS commits costs the table writes of the pages the
@@ -332,12 +348,7 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
 	sffs_lock(c);
-	/* every page of the table on the flash, as after years of use */
-	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
-		if (!sffs_io_is_anchor(j->io, eb))
-			err = sffs_ebt_free(j, eb);
-	j->alloc_eb = blocks;
-	err = err ?: sffs_journal_commit(j);
+	err = table_age(j, blocks);
 	if (err) {
 		sffs_unlock(c);
 		KUNIT_FAIL(test, "ageing: %d", err);
@@ -424,10 +435,26 @@ out:
 
 /* The test flash of sffs_fs_table_hints_pressure, in table pages */
 #define PRESSURE_PAGES	244
-#define PRESSURE_FIRST	16	/* the first page given hints */
+/*
+ * The first page given hints: past the first window of table scans
+ * (SFFS_SCAN_PAGES), where the blocks the commits take come from
+ */
+#define PRESSURE_FIRST	16
 #define PRESSURE_DENSE	28	/* pages given DENSE_HINTS each */
 #define DENSE_HINTS	24
 #define SPARSE_HINTS	8
+
+/* Is @page among those the next fold writes? */
+static bool fold_has(struct sffs_journal *j, u32 page)
+{
+	unsigned long next = 0;
+	u32 p;
+
+	while (sffs_ebt_next_due(j, &next, false, &p))
+		if (p == page)
+			return true;
+	return false;
+}
 
 /*
  * Past SFFS_EBT_HINT_LOW pending changes, a page needs fewer hints to be
@@ -435,28 +462,35 @@ out:
  * first.  On a flash of PRESSURE_PAGES table pages, PRESSURE_DENSE pages
  * with DENSE_HINTS hints each and the others from PRESSURE_FIRST on with
  * SPARSE_HINTS (about 2,300 changes in all, fresh ones, below a quarter
- * of a page each): the commit writes every dense page, and the sparse
- * ones wait but for the few the commit's own blocks are in.  Without the
- * pressure rule, every page would wait for a quarter of its records.
+ * of a page each): the commit writes every dense page and no sparse one,
+ * and no more pages than it counted room for.  Without the pressure
+ * rule, every page would wait for a quarter of its records.  The plan
+ * made before a fold fixes which pages of hints it writes: a sparse page
+ * given enough hints after it, as a commit's own writes give them, waits
+ * for the next plan.
  */
 static void sffs_fs_table_hints_pressure(struct kunit *test)
 {
 	const u32 blocks = PRESSURE_PAGES * SFFS_EBT_RECS;
+	const u32 late = PRESSURE_PAGES - 1;
 	struct sffs_sparseflash *sf;
 	unsigned int waiting = 0, sparse = 0, dense_left = 0;
+	unsigned long pages, room;
 	struct sffs_journal *j;
 	struct vfsmount *mnt;
 	struct sffs_info *c;
-	u32 eb, p, i, min;
+	u32 p, i;
 	int err = 0;
 
 	/* the rule itself: a quarter of a page, fewer, one */
 	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW),
 			(u32)SFFS_EBT_FOLD_MIN);
-	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS / 2), 1U);
-	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS), 1U);
+	KUNIT_EXPECT_LT(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW + 1),
+			(u32)SFFS_EBT_FOLD_MIN + 1);
 	KUNIT_EXPECT_LT(test, sffs_ebt_hint_min(2 * SFFS_EBT_HINT_LOW),
 			(u32)SFFS_EBT_FOLD_MIN);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS / 2), 1U);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS), 1U);
 
 	sf = sffs_sf_create(test, blocks);
 	if (!sf)
@@ -469,12 +503,7 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
 	sffs_lock(c);
-	/* every page of the table on the flash, as after years of use */
-	for (eb = j->alloc_eb; !err && eb < blocks; eb++)
-		if (!sffs_io_is_anchor(j->io, eb))
-			err = sffs_ebt_free(j, eb);
-	j->alloc_eb = blocks;
-	err = err ?: sffs_journal_commit(j);
+	err = table_age(j, blocks);
 	if (err) {
 		sffs_unlock(c);
 		KUNIT_FAIL(test, "ageing: %d", err);
@@ -490,14 +519,30 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 			sffs_ebt_live(j, sffs_eb_addr(j->io, p * SFFS_EBT_RECS +
 						     2 * i), 2048);
 	}
-	min = sffs_ebt_hint_min(j->ebt_nr);
-	kunit_info(test, "%lu changes pending: a page needs %u hints\n",
-		   j->ebt_nr, min);
-	KUNIT_EXPECT_GT(test, min, (u32)SPARSE_HINTS);
-	KUNIT_EXPECT_LE(test, min, (u32)DENSE_HINTS);
+
+	/* the plan holds: hints that come after it wait */
+	sffs_ebt_fold_plan(j);
+	for (i = SPARSE_HINTS; i < DENSE_HINTS; i++)
+		sffs_ebt_live(j, sffs_eb_addr(j->io, late * SFFS_EBT_RECS +
+					     2 * i), 2048);
+	KUNIT_EXPECT_TRUE(test, fold_has(j, PRESSURE_FIRST));
+	KUNIT_EXPECT_FALSE_MSG(test, fold_has(j, late),
+			       "a page given hints after the plan is written");
+
+	room = sffs_ebt_fold_pages(j, SFFS_MAX_SPARES + j->nfreeable +
+				   SFFS_MAX_ERASEBAD) +
+	       SFFS_MAX_SPARES + j->nfreeable;
+	pages = j->gc.table_pages;
 	err = sffs_journal_commit(j);
 	KUNIT_EXPECT_EQ(test, err, 0);
-	for (p = PRESSURE_FIRST; p < PRESSURE_PAGES; p++) {
+	pages = j->gc.table_pages - pages;
+	kunit_info(test, "%lu changes pending after the commit; it wrote %lu table pages (room for %lu), a page needing %u hints\n",
+		   j->ebt_nr, pages, room, j->ebt_fold_min);
+	KUNIT_EXPECT_LE(test, pages, room);
+	KUNIT_EXPECT_GT(test, j->ebt_fold_min, (u32)SPARSE_HINTS);
+	KUNIT_EXPECT_LE(test, j->ebt_fold_min, (u32)DENSE_HINTS);
+	/* the commit's own plan has the late hints: that page is written */
+	for (p = PRESSURE_FIRST; p < late; p++) {
 		bool left = !!xa_load(&j->ebt, p * SFFS_EBT_RECS);
 
 		if (p < PRESSURE_FIRST + PRESSURE_DENSE) {
@@ -509,13 +554,17 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, dense_left, 0U,
 			    "dense pages not written");
-	/* the commit's own blocks: a page or two */
-	KUNIT_EXPECT_GE_MSG(test, waiting + 4, sparse,
+	KUNIT_EXPECT_EQ_MSG(test, waiting, sparse,
 			    "%u of %u sparse pages wait", waiting, sparse);
-	/* what waits, a scan sees; what was written, the table holds */
+	KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, late * SFFS_EBT_RECS));
+	/* what was written, the table holds; what waits, a scan sees */
+	KUNIT_EXPECT_NULL(test, xa_load(&j->ebt, PRESSURE_FIRST *
+					SFFS_EBT_RECS));
 	KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, PRESSURE_FIRST *
 					  SFFS_EBT_RECS), 2048U);
-	KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, (PRESSURE_PAGES - 1) *
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&j->ebt, (late - 1) *
+					    SFFS_EBT_RECS));
+	KUNIT_EXPECT_EQ(test, ebt_live_of(test, j, (late - 1) *
 					  SFFS_EBT_RECS), 2048U);
 	sffs_unlock(c);
 	KUNIT_EXPECT_EQ(test, c->io.write_errors, 0UL);

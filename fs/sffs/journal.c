@@ -191,10 +191,10 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
  * @j: the journal, committing
  *
  * Every state change pending when the fold starts is written, and the
- * hints of the pages that are due, or all of them when the mount ends or
- * too many wait (sffs_ebt_next_due()); the writes themselves change the
- * live bytes of the blocks they go to and come from, which a later commit
- * folds.
+ * hints of the pages the commit's plan chose (sffs_ebt_fold_plan()), or
+ * all of them when the mount ends or too many wait (sffs_ebt_next_due());
+ * the writes themselves change the live bytes of the blocks they go to
+ * and come from, which a later commit folds.
  *
  * Return: 0 or a negative error.
  */
@@ -835,8 +835,10 @@ u64 sffs_commit_need(struct sffs_journal *j)
 	 * spares taken and the blocks freed change a state each, and may
 	 * each make one more page due.
 	 */
-	pages = min_t(u64, sffs_ebt_fold_pages(j) + SFFS_MAX_SPARES +
-			   j->nfreeable,
+	pages = min_t(u64, sffs_ebt_fold_pages(j, SFFS_MAX_SPARES +
+						  j->nfreeable +
+						  SFFS_MAX_ERASEBAD) +
+			   SFFS_MAX_SPARES + j->nfreeable,
 		      DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
 	return pages * (sizeof(struct sffs_ebt_node) +
 			SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
@@ -893,13 +895,15 @@ static int sffs_commit_write(struct sffs_journal *j, u64 *root, u32 *len)
 	/*
 	 * Writing the index changes the live bytes of the blocks it goes to
 	 * and comes from, and writing the table changes the index: a second
-	 * round leaves only the few changes of the last, small index write
-	 * to the next commit, and to be lost if the power goes before it.
+	 * round writes what the first changed but the hints, which the plan
+	 * leaves to the next commit (all of them at the end of a mount), to
+	 * be lost if the power goes before it.
 	 * A round that had to allocate an erase block beyond the spares
 	 * needs one more, so that the table this checkpoint names has it in
 	 * use: a block the table calls free may be erased after a power cut.
 	 */
-	sffs_ebt_fold_plan(j);
+	if (!err)
+		sffs_ebt_fold_plan(j);
 	for (i = 0; !err; i++) {
 		unsigned long allocs = j->allocs;
 

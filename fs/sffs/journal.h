@@ -40,6 +40,7 @@ struct sffs_wnode {
 #define SFFS_EBT_HINT_COMMITS	32
 /* Past this many pending changes, a page needs fewer hints to be written */
 #define SFFS_EBT_HINT_LOW	1024
+static_assert((SFFS_EBT_HINT_LOW) < SFFS_EBT_MAX_HINTS / 2);
 #define SFFS_MAX_REFUSED	8	/* damaged blocks GC leaves alone */
 #define SFFS_DEF_WL_THRESHOLD	256	/* erase count spread static WL allows */
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
@@ -70,6 +71,11 @@ struct sffs_eb_info {
  * @table_pages: erase-block table pages commits wrote
  * @table_deferred: table pages with only hints pending that commits left
  *	for later
+ * @table_exact: table pages commits wrote for a state or an erase count
+ * @table_hints: table pages commits wrote for their hints, by number or
+ *	age (sffs_ebt_fold_plan())
+ * @table_all: table pages commits wrote because every page with changes
+ *	was (sffs_ebt_fold_all())
  * @more_rounds: rounds of collection a run went on with after a commit,
  *	the dead bytes being too thin for one round to free enough
  * @wide_rounds: more rounds that wanted SFFS_MAX_FREEABLE victims, an
@@ -95,6 +101,9 @@ struct sffs_gc_stats {
 	u64 table_bytes;
 	unsigned long table_pages;
 	unsigned long table_deferred;
+	unsigned long table_exact;
+	unsigned long table_hints;
+	unsigned long table_all;
 	unsigned long more_rounds;
 	unsigned long wide_rounds;
 	unsigned long ahead_runs;
@@ -161,8 +170,8 @@ struct sffs_gc_stats {
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
- * @ebt_fold_min: the hints that make a page due in the commit being
- *		  written (sffs_ebt_fold_plan())
+ * @ebt_fold_min: the hints that made a page due in the last commit's plan
+ *		  (sffs_ebt_fold_plan())
  * @ebt_buf: one erase-block table page, its records plain
  * @ebt_raw: a table page as on the flash, read or to write
  * @pool: free erase blocks at hand, least worn last: found by table
@@ -353,7 +362,7 @@ u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page);
 int sffs_ebt_fold_page(struct sffs_journal *j, u32 page);
 u32 sffs_ebt_pack(struct sffs_journal *j, u32 len, void **buf,
 		  unsigned int *flags);
-u32 sffs_ebt_fold_pages(struct sffs_journal *j);
+u32 sffs_ebt_fold_pages(struct sffs_journal *j, unsigned long extra);
 int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),
