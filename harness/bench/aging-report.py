@@ -50,6 +50,8 @@ SFFS_AGED = [
      'end'),
     ('aged_index_MiB', 'index nodes commits wrote, MiB'),
     ('aged_table_MiB', 'erase-block table pages commits wrote, MiB'),
+    ('aged_commit_table_exact', 'table pages written for a state change'),
+    ('aged_commit_table_hints', 'table pages written for their hints'),
     ('aged_moved_MiB', 'live nodes garbage collection moved, MiB'),
 ]
 
