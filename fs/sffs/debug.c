@@ -83,7 +83,8 @@ static int sffs_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "commit_table_pages %lu\n", j->gc.table_pages);
 	seq_printf(m, "commit_table_deferred %lu\n", j->gc.table_deferred);
 	seq_printf(m, "commit_table_exact %lu\n", j->gc.table_exact);
-	seq_printf(m, "commit_table_hints %lu\n", j->gc.table_hints);
+	seq_printf(m, "commit_table_many %lu\n", j->gc.table_many);
+	seq_printf(m, "commit_table_old %lu\n", j->gc.table_old);
 	seq_printf(m, "commit_table_all %lu\n", j->gc.table_all);
 	seq_printf(m, "commit_table_hint_min %u\n", j->ebt_fold_min);
 	seq_printf(m, "gc_refused %lu\n", j->gc.refused);

@@ -385,8 +385,13 @@ bool sffs_ebt_fold_all(const struct sffs_journal *j)
 	return j->fold_all || j->ebt_nr > SFFS_EBT_MAX_HINTS / 2;
 }
 
-/* A pending change that marks its table page due in this commit's plan */
-#define SFFS_EBT_PLANNED	XA_MARK_0
+/*
+ * Marks of a pending change whose table page this commit's plan writes,
+ * for its many hints or for an old one (the xarray is not an allocating
+ * one, so XA_MARK_0 is free)
+ */
+#define SFFS_EBT_MANY		XA_MARK_0
+#define SFFS_EBT_OLD		XA_MARK_1
 
 /**
  * sffs_ebt_hint_min - the hints that make a table page due
@@ -431,21 +436,24 @@ static bool sffs_ebt_exact_due(struct sffs_journal *j, u32 page)
 
 /*
  * Have the hints pending for table page @page waited enough: are there
- * @min_hints of them, or one as old as SFFS_EBT_HINT_COMMITS commits?
+ * @min_hints of them (SFFS_EBT_WHY_MANY), or one as old as
+ * SFFS_EBT_HINT_COMMITS commits (SFFS_EBT_WHY_OLD)?  Zero if not.
  */
-static bool sffs_ebt_hints_due(struct sffs_journal *j, u32 page,
-			       u32 min_hints)
+static unsigned int sffs_ebt_hints_due(struct sffs_journal *j, u32 page,
+				       u32 min_hints)
 {
 	unsigned long first = (unsigned long)page * SFFS_EBT_RECS;
 	unsigned long last = first + SFFS_EBT_RECS - 1, eb;
 	struct sffs_ebt_delta *d;
+	bool old = false;
 	u32 n = 0;
 
-	xa_for_each_range(&j->ebt, eb, d, first, last)
-		if (++n >= min_hints ||
-		    (u32)j->commit - d->since >= SFFS_EBT_HINT_COMMITS)
-			return true;
-	return false;
+	xa_for_each_range(&j->ebt, eb, d, first, last) {
+		if (++n >= min_hints)
+			return SFFS_EBT_WHY_MANY;
+		old |= (u32)j->commit - d->since >= SFFS_EBT_HINT_COMMITS;
+	}
+	return old ? SFFS_EBT_WHY_OLD : 0;
 }
 
 /**
@@ -454,27 +462,35 @@ static bool sffs_ebt_hints_due(struct sffs_journal *j, u32 page,
  *
  * Once per commit, before its first fold: the pages whose hints are due
  * now are marked, and the folds write those, and any page with a state or
- * an erase count change, but no other page of hints.  The commit's own
- * writes add hints as it goes (the old copies of the nodes it rewrites
- * die): judged as they come, they would make more pages due than
- * sffs_ebt_fold_pages() counted room for.  The next commit judges them.
+ * an erase count change, but no other page of hints; whether every page
+ * with changes is written (sffs_ebt_fold_all()) is decided here too.  The
+ * commit's own writes add hints as it goes (the old copies of the nodes
+ * it rewrites die): judged as they come, they would make more pages due
+ * than sffs_commit_table_pages() counted room for.  The next commit
+ * judges them.
  */
 void sffs_ebt_fold_plan(struct sffs_journal *j)
 {
 	u32 min_hints = sffs_ebt_hint_min(j->ebt_nr);
 	struct sffs_ebt_delta *d;
 	unsigned long next = 0;
+	unsigned int why;
 
 	j->ebt_fold_min = min_hints;
+	j->ebt_plan_all = sffs_ebt_fold_all(j);
 	/* a commit that failed half way may have left some */
-	xa_for_each_marked(&j->ebt, next, d, SFFS_EBT_PLANNED)
-		xa_clear_mark(&j->ebt, next, SFFS_EBT_PLANNED);
+	xa_for_each_marked(&j->ebt, next, d, SFFS_EBT_MANY)
+		xa_clear_mark(&j->ebt, next, SFFS_EBT_MANY);
+	xa_for_each_marked(&j->ebt, next, d, SFFS_EBT_OLD)
+		xa_clear_mark(&j->ebt, next, SFFS_EBT_OLD);
 	next = 0;
 	while (xa_find(&j->ebt, &next, ULONG_MAX, XA_PRESENT)) {
 		u32 page = next / SFFS_EBT_RECS;
 
-		if (sffs_ebt_hints_due(j, page, min_hints))
-			xa_set_mark(&j->ebt, next, SFFS_EBT_PLANNED);
+		why = sffs_ebt_hints_due(j, page, min_hints);
+		if (why)
+			xa_set_mark(&j->ebt, next, why == SFFS_EBT_WHY_MANY ?
+				    SFFS_EBT_MANY : SFFS_EBT_OLD);
 		next = (unsigned long)(page + 1) * SFFS_EBT_RECS;
 	}
 }
@@ -516,11 +532,12 @@ u32 sffs_ebt_fold_pages(struct sffs_journal *j, unsigned long extra)
  * @next: the first erase block to look at; moved past what was looked at
  * @all: every page with changes, hints included (sffs_ebt_fold_all())
  * @page: the page
+ * @why: why it is written, an SFFS_EBT_WHY_*
  *
  * Return: true if there is one.
  */
 bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
-		       u32 *page)
+		       u32 *page, unsigned int *why)
 {
 	while (xa_find(&j->ebt, next, ULONG_MAX, XA_PRESENT)) {
 		unsigned long first, last;
@@ -529,21 +546,40 @@ bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
 		first = (unsigned long)*page * SFFS_EBT_RECS;
 		last = first + SFFS_EBT_RECS - 1;
 		*next = last + 1;
-		if (all) {
-			j->gc.table_all++;
+		*why = SFFS_EBT_WHY_ALL;
+		if (all)
 			return true;
-		}
-		if (sffs_ebt_exact_due(j, *page)) {
-			j->gc.table_exact++;
+		*why = SFFS_EBT_WHY_EXACT;
+		if (sffs_ebt_exact_due(j, *page))
 			return true;
-		}
-		if (xa_find(&j->ebt, &first, last, SFFS_EBT_PLANNED)) {
-			j->gc.table_hints++;
+		*why = SFFS_EBT_WHY_MANY;
+		if (xa_find(&j->ebt, &first, last, SFFS_EBT_MANY))
 			return true;
-		}
+		first = (unsigned long)*page * SFFS_EBT_RECS;
+		*why = SFFS_EBT_WHY_OLD;
+		if (xa_find(&j->ebt, &first, last, SFFS_EBT_OLD))
+			return true;
 		j->gc.table_deferred++;
 	}
 	return false;
+}
+
+/* Count a table page a commit wrote, by why (sffs_ebt_next_due()) */
+void sffs_ebt_written(struct sffs_journal *j, unsigned int why)
+{
+	switch (why) {
+	case SFFS_EBT_WHY_ALL:
+		j->gc.table_all++;
+		break;
+	case SFFS_EBT_WHY_EXACT:
+		j->gc.table_exact++;
+		break;
+	case SFFS_EBT_WHY_MANY:
+		j->gc.table_many++;
+		break;
+	default:
+		j->gc.table_old++;
+	}
 }
 
 /* The length of table page @page as a node: its last may be short */

@@ -448,9 +448,10 @@ out:
 static bool fold_has(struct sffs_journal *j, u32 page)
 {
 	unsigned long next = 0;
+	unsigned int why;
 	u32 p;
 
-	while (sffs_ebt_next_due(j, &next, false, &p))
+	while (sffs_ebt_next_due(j, &next, false, &p, &why))
 		if (p == page)
 			return true;
 	return false;
@@ -462,12 +463,14 @@ static bool fold_has(struct sffs_journal *j, u32 page)
  * first.  On a flash of PRESSURE_PAGES table pages, PRESSURE_DENSE pages
  * with DENSE_HINTS hints each and the others from PRESSURE_FIRST on with
  * SPARSE_HINTS (about 2,300 changes in all, fresh ones, below a quarter
- * of a page each): the commit writes every dense page and no sparse one,
- * and no more pages than it counted room for.  Without the pressure
- * rule, every page would wait for a quarter of its records.  The plan
- * made before a fold fixes which pages of hints it writes: a sparse page
- * given enough hints after it, as a commit's own writes give them, waits
- * for the next plan.
+ * of a page each): the commit writes every dense page, and no sparse one
+ * but the last, given more hints below; and no more pages than it counted
+ * room for.  Without the pressure rule, every page would wait for a
+ * quarter of its records.  A plan fixes which pages of hints the folds
+ * after it write: the last sparse page, given enough hints after a plan,
+ * waits for the next, the commit's own.  (That a commit plans once, not
+ * before each round, only the room bound checks, and here loosely: the
+ * commit's own writes fall in the pages before PRESSURE_FIRST.)
  */
 static void sffs_fs_table_hints_pressure(struct kunit *test)
 {
@@ -482,13 +485,20 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 	u32 p, i;
 	int err = 0;
 
-	/* the rule itself: a quarter of a page, fewer, one */
+	/*
+	 * The rule itself: a quarter of a page up to SFFS_EBT_HINT_LOW
+	 * changes, then one fewer for each 96 more, rounded up, down to one
+	 */
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(0), (u32)SFFS_EBT_FOLD_MIN);
 	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW),
 			(u32)SFFS_EBT_FOLD_MIN);
-	KUNIT_EXPECT_LT(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW + 1),
-			(u32)SFFS_EBT_FOLD_MIN + 1);
-	KUNIT_EXPECT_LT(test, sffs_ebt_hint_min(2 * SFFS_EBT_HINT_LOW),
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW + 95),
 			(u32)SFFS_EBT_FOLD_MIN);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_HINT_LOW + 96),
+			(u32)SFFS_EBT_FOLD_MIN - 1);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(2560), 16U);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(3999), 2U);
+	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(4000), 1U);
 	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS / 2), 1U);
 	KUNIT_EXPECT_EQ(test, sffs_ebt_hint_min(SFFS_EBT_MAX_HINTS), 1U);
 
@@ -529,9 +539,7 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 	KUNIT_EXPECT_FALSE_MSG(test, fold_has(j, late),
 			       "a page given hints after the plan is written");
 
-	room = sffs_ebt_fold_pages(j, SFFS_MAX_SPARES + j->nfreeable +
-				   SFFS_MAX_ERASEBAD) +
-	       SFFS_MAX_SPARES + j->nfreeable;
+	room = sffs_commit_table_pages(j);
 	pages = j->gc.table_pages;
 	err = sffs_journal_commit(j);
 	KUNIT_EXPECT_EQ(test, err, 0);

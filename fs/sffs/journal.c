@@ -200,13 +200,13 @@ int sffs_journal_put(struct sffs_journal *j, void *buf, u32 len,
  */
 static int sffs_journal_fold_table(struct sffs_journal *j)
 {
-	bool all = sffs_ebt_fold_all(j);
+	bool all = j->fold_all || j->ebt_plan_all;
+	unsigned int flags, why;
 	unsigned long next = 0;
-	unsigned int flags;
 	void *buf;
 	u32 page;
 
-	while (sffs_ebt_next_due(j, &next, all, &page)) {
+	while (sffs_ebt_next_due(j, &next, all, &page, &why)) {
 		struct sffs_zref ref = {
 			.key = sffs_key(SFFS_META_INO, SFFS_KEY_EBT, page),
 		};
@@ -231,6 +231,7 @@ static int sffs_journal_fold_table(struct sffs_journal *j)
 			ret = sffs_index_insert(&j->idx, &ref);
 		if (ret)
 			return ret;
+		sffs_ebt_written(j, why);
 	}
 	return 0;
 }
@@ -819,6 +820,28 @@ static int sffs_journal_relist(struct sffs_journal *j)
  * this commit's index no longer refers to.
  */
 /**
+ * sffs_commit_table_pages - the table pages the next commit may write
+ * @j: the journal
+ *
+ * Those due now, and one more for each state change the commit may add
+ * before its plan (sffs_ebt_fold_plan()): the spares it takes, the blocks
+ * it frees, the erases that fail on the way.  Allocations beyond the
+ * spares during the commit, and the pages an unmount's commit writes
+ * for the hints of its own writes, are beyond it: the first make the
+ * commit go one round more (sffs_commit_write()), the second are few.
+ *
+ * Return: the number of pages, at most the whole table.
+ */
+u64 sffs_commit_table_pages(struct sffs_journal *j)
+{
+	unsigned long extra = SFFS_MAX_SPARES + j->nfreeable +
+			      SFFS_MAX_ERASEBAD;
+
+	return min_t(u64, sffs_ebt_fold_pages(j, extra) + extra,
+		     DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
+}
+
+/**
  * sffs_commit_need - the bytes the next commit may write before its
  *		      checkpoint, as things stand
  * @j: the journal
@@ -828,18 +851,10 @@ static int sffs_journal_relist(struct sffs_journal *j)
 u64 sffs_commit_need(struct sffs_journal *j)
 {
 	u64 isize = ALIGN(sffs_index_node_size(j->idx.fanout), SFFS_NODE_ALIGN);
-	u64 pages;
 
-	/*
-	 * Table pages, each a leaf that dirties a path of the index; the
-	 * spares taken and the blocks freed change a state each, and may
-	 * each make one more page due.
-	 */
-	pages = min_t(u64, sffs_ebt_fold_pages(j, SFFS_MAX_SPARES +
-						  j->nfreeable +
-						  SFFS_MAX_ERASEBAD) +
-			   SFFS_MAX_SPARES + j->nfreeable,
-		      DIV_ROUND_UP(j->io->eb_count, SFFS_EBT_RECS));
+	u64 pages = sffs_commit_table_pages(j);
+
+	/* table pages, each a leaf that dirties a path of the index */
 	return pages * (sizeof(struct sffs_ebt_node) +
 			SFFS_EBT_RECS * sizeof(struct sffs_eb_rec) +
 			j->idx.height * isize) +

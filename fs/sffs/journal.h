@@ -46,6 +46,14 @@ static_assert((SFFS_EBT_HINT_LOW) < SFFS_EBT_MAX_HINTS / 2);
 #define SFFS_WL_WORN		4	/* worn free blocks cold data goes to */
 #define SFFS_MAX_ERASEBAD	8	/* failed erases to mark bad at commit */
 
+/* Why a commit writes a table page (sffs_ebt_next_due()) */
+enum {
+	SFFS_EBT_WHY_ALL,	/* every page with changes is written */
+	SFFS_EBT_WHY_EXACT,	/* a state or an erase count changed */
+	SFFS_EBT_WHY_MANY,	/* enough hints (sffs_ebt_hint_min()) */
+	SFFS_EBT_WHY_OLD,	/* a hint waited SFFS_EBT_HINT_COMMITS commits */
+};
+
 /**
  * struct sffs_eb_info - an erase-block table record, in CPU order
  * @ec: erase count
@@ -72,8 +80,9 @@ struct sffs_eb_info {
  * @table_deferred: table pages with only hints pending that commits left
  *	for later
  * @table_exact: table pages commits wrote for a state or an erase count
- * @table_hints: table pages commits wrote for their hints, by number or
- *	age (sffs_ebt_fold_plan())
+ * @table_many: table pages commits wrote for the number of their hints
+ *	(sffs_ebt_fold_plan())
+ * @table_old: table pages commits wrote for the age of a hint
  * @table_all: table pages commits wrote because every page with changes
  *	was (sffs_ebt_fold_all())
  * @more_rounds: rounds of collection a run went on with after a commit,
@@ -102,7 +111,8 @@ struct sffs_gc_stats {
 	unsigned long table_pages;
 	unsigned long table_deferred;
 	unsigned long table_exact;
-	unsigned long table_hints;
+	unsigned long table_many;
+	unsigned long table_old;
 	unsigned long table_all;
 	unsigned long more_rounds;
 	unsigned long wide_rounds;
@@ -170,8 +180,10 @@ struct sffs_gc_stats {
  * @ebt_nr: entries in @ebt
  * @ebt_states: entries in @ebt that change a state (none is ever dropped)
  * @ebt_lost: live-byte changes dropped for want of memory (hints only)
- * @ebt_fold_min: the hints that made a page due in the last commit's plan
- *		  (sffs_ebt_fold_plan())
+ * @ebt_fold_min: the number of hints the last commit's plan asked of a
+ *		  page (sffs_ebt_fold_plan())
+ * @ebt_plan_all: the commit being written writes every table page with
+ *		  changes (sffs_ebt_fold_all() when it planned)
  * @ebt_buf: one erase-block table page, its records plain
  * @ebt_raw: a table page as on the flash, read or to write
  * @pool: free erase blocks at hand, least worn last: found by table
@@ -283,6 +295,7 @@ struct sffs_journal {
 	unsigned long ebt_states;
 	unsigned long ebt_lost;
 	u32 ebt_fold_min;
+	bool ebt_plan_all;
 	struct sffs_ebt_node *ebt_buf;
 	struct sffs_ebt_node *ebt_raw;
 	u32 pool[SFFS_POOL_SIZE];
@@ -357,12 +370,14 @@ bool sffs_ebt_fold_all(const struct sffs_journal *j);
 u32 sffs_ebt_hint_min(unsigned long changes);
 void sffs_ebt_fold_plan(struct sffs_journal *j);
 bool sffs_ebt_next_due(struct sffs_journal *j, unsigned long *next, bool all,
-		       u32 *page);
+		       u32 *page, unsigned int *why);
+void sffs_ebt_written(struct sffs_journal *j, unsigned int why);
 u32 sffs_ebt_page_size(const struct sffs_journal *j, u32 page);
 int sffs_ebt_fold_page(struct sffs_journal *j, u32 page);
 u32 sffs_ebt_pack(struct sffs_journal *j, u32 len, void **buf,
 		  unsigned int *flags);
 u32 sffs_ebt_fold_pages(struct sffs_journal *j, unsigned long extra);
+u64 sffs_commit_table_pages(struct sffs_journal *j);
 int sffs_ebt_scan(struct sffs_journal *j, u32 page,
 		  void (*fn)(struct sffs_journal *j, u32 eb,
 			     const struct sffs_eb_info *r, void *arg),

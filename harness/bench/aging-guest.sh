@@ -74,7 +74,7 @@ for fs in $fss; do
 		case $fs in
 		sffs*)
 			sed "s/^/# $fs: aged: /" $dbg/sffs/mtd$mtd/stats
-			awk -v fs=$fs '$1 ~ /^(commits|commits_journal_full|commits_gc|gc_ahead_runs|commit_index_bytes|commit_table_bytes|commit_table_exact|commit_table_hints|commit_table_all|gc_moved_bytes)$/ {
+			awk -v fs=$fs '$1 ~ /^(commits|commits_journal_full|commits_gc|gc_ahead_runs|commit_index_bytes|commit_table_bytes|commit_table_exact|commit_table_many|commit_table_old|commit_table_all|ebt_hints_lost|gc_moved_bytes)$/ {
 				printf "# METRIC %s_aged_%s %s\n", fs, $1, $2 }' \
 				$dbg/sffs/mtd$mtd/stats
 			;;
