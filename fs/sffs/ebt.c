@@ -44,21 +44,20 @@
  * pages with the most hints go first, and RAM stays bounded without,
  * normally, a commit that writes the whole table at once.  Which pages of
  * hints a commit writes is chosen before it writes anything
- * (sffs_ebt_fold_plan()).  The wait is long because
- * that is what pays: with a wait of a few commits, on a large device
- * under random overwrites, most hint-only pages were written for their
- * age alone, each holding a few hints.
+ * (sffs_ebt_fold_plan()).  The wait is long because that is what pays:
+ * with a wait of a few commits, on a large device under random
+ * overwrites, most hint-only pages were written for their age alone, each
+ * holding a few hints.
  *
  * Scans apply the pending hints (sffs_ebt_scan()), so garbage collection
  * sees them all the same.  Commits that end a writable mount write every
  * page that has hints waiting; only the hints their own writes leave are
  * lost then, as before.  A power cut loses the hints that wait, up to
  * SFFS_EBT_MAX_HINTS / 2 changes over SFFS_EBT_HINT_COMMITS commits, and
- * those the last commit's own writes made: they
- * make blocks look fuller or emptier than they are (a block the journal
- * filled may look empty), which costs garbage collection time, moving
- * what is live, and a pass over the table that finds no victim falls back
- * to the oldest block.
+ * those the last commit's own writes made: they make blocks look fuller
+ * or emptier than they are (a block the journal filled may look empty),
+ * which costs garbage collection time, moving what is live, and a pass
+ * over the table that finds no victim falls back to the oldest block.
  *
  * Locking: the caller holds the file system's mutex.
  */
@@ -401,8 +400,7 @@ bool sffs_ebt_fold_all(const struct sffs_journal *j)
  * proportion, down to one as they reach SFFS_EBT_MAX_HINTS / 2, where
  * sffs_ebt_fold_all() has every page with changes written.  The more
  * changes wait, the more pages each commit writes, those with the most
- * hints first: the pending changes settle where commits write them as
- * fast as writes make them, the pages written each holding many.
+ * hints first, each holding many.
  *
  * Return: the number of hints.
  */
