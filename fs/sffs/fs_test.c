@@ -314,6 +314,34 @@ static int table_age(struct sffs_journal *j, u32 blocks)
 }
 
 /*
+ * @sf, @blocks erase blocks, mounted and its table aged (table_age()), the
+ * file system's lock held; NULL, the test failed, if that fails
+ */
+static struct vfsmount *table_mount_aged(struct kunit *test,
+					 struct sffs_sparseflash *sf,
+					 u32 blocks)
+{
+	struct vfsmount *mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
+	struct sffs_info *c;
+	int err;
+
+	if (IS_ERR(mnt)) {
+		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+		return NULL;
+	}
+	c = SFFS_SB(mnt->mnt_sb);
+	sffs_lock(c);
+	err = table_age(&c->j, blocks);
+	if (err) {
+		sffs_unlock(c);
+		KUNIT_FAIL(test, "ageing: %d", err);
+		sffs_rf_umount(mnt);
+		return NULL;
+	}
+	return mnt;
+}
+
+/*
  * Live-byte hints wait for a later commit; states do not.  On a flash of
  * HINT_PAGES table pages, a hint in every page before each of
  * SFFS_EBT_HINT_COMMITS commits costs the table writes of the pages the
@@ -340,21 +368,11 @@ static void sffs_fs_table_hints_wait(struct kunit *test)
 
 	if (!sf)
 		return;
-	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
-	if (IS_ERR(mnt)) {
-		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+	mnt = table_mount_aged(test, sf, blocks);
+	if (!mnt)
 		goto out;
-	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	sffs_lock(c);
-	err = table_age(j, blocks);
-	if (err) {
-		sffs_unlock(c);
-		KUNIT_FAIL(test, "ageing: %d", err);
-		sffs_rf_umount(mnt);
-		goto out;
-	}
 
 	/*
 	 * A hint in every page before each commit: the first on the page's
@@ -505,21 +523,11 @@ static void sffs_fs_table_hints_pressure(struct kunit *test)
 	sf = sffs_sf_create(test, blocks);
 	if (!sf)
 		return;
-	mnt = sffs_test_mount_mtd(&sf->mtd, "compr=none");
-	if (IS_ERR(mnt)) {
-		KUNIT_FAIL(test, "mount: %ld", PTR_ERR(mnt));
+	mnt = table_mount_aged(test, sf, blocks);
+	if (!mnt)
 		goto out;
-	}
 	c = SFFS_SB(mnt->mnt_sb);
 	j = &c->j;
-	sffs_lock(c);
-	err = table_age(j, blocks);
-	if (err) {
-		sffs_unlock(c);
-		KUNIT_FAIL(test, "ageing: %d", err);
-		sffs_rf_umount(mnt);
-		goto out;
-	}
 
 	for (p = PRESSURE_FIRST; p < PRESSURE_PAGES; p++) {
 		u32 n = p < PRESSURE_FIRST + PRESSURE_DENSE ? DENSE_HINTS :
