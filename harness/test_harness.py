@@ -12,6 +12,7 @@ status table copied from the documents' benchmark tables.  A
 harness that misreads a failure as a pass would make every other test
 worthless."""
 
+import fcntl
 import importlib.machinery
 import importlib.util
 import json
@@ -21,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -547,6 +549,28 @@ ok 1 mount
         self.assertNotIn('keep-cut 2', out)
         rc, last, s = self.summary()
         self.assertEqual(s['failed_mounts'], 1)
+
+    def test_summaries_of_two_lanes_both_kept(self):
+        """make stress runs two geometries at once: a summary waits for
+        the other's lock and keeps the entry the other wrote meanwhile."""
+        self.boot(1)
+        self.boot(2, mode='check', killed=False)
+        path = os.path.join(self.tmp, 'summary.json')
+        with open(path + '.lock', 'w') as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            proc = subprocess.Popen(
+                [sys.executable, self.report, 'summary', self.records, path,
+                 'nor', 'arm', '1', '6', '40'], stdout=subprocess.DEVNULL)
+            time.sleep(1)
+            # the other lane's summary, written while this one waits
+            self.assertFalse(os.path.exists(path))
+            with open(path, 'w') as f:
+                json.dump({'block2mtd': {'cuts': 7}}, f)
+        self.assertEqual(proc.wait(timeout=30), 0)
+        with open(path) as f:
+            s = json.load(f)
+        self.assertEqual(s['block2mtd'], {'cuts': 7})
+        self.assertEqual(s['nor']['cuts'], 1)
 
 
 class Maintainers(unittest.TestCase):

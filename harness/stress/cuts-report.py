@@ -21,6 +21,7 @@ SUMMARY_JSON (other geometries' entries are kept) and prints
 "stress-cuts: N passed, N failed" for this one.
 """
 
+import fcntl
 import importlib.machinery
 import importlib.util
 import json
@@ -311,14 +312,19 @@ def summary(args):
     }
     s['failed'] = len(failed_cuts)
     s['passed'] = cuts - len([k for k in failed_cuts if 1 <= k <= cuts])
-    try:
-        with open(path) as f:
-            allsum = json.load(f)
-    except (OSError, ValueError):
-        allsum = {}
-    allsum[geom] = s
-    with open(path, 'w') as f:
-        json.dump(allsum, f, indent=1)
+    # make stress runs two geometries at once: each adds its entry under
+    # a lock, and replaces the file whole, so that neither loses the other's
+    with open(path + '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(path) as f:
+                allsum = json.load(f)
+        except (OSError, ValueError):
+            allsum = {}
+        allsum[geom] = s
+        with open(path + '.new', 'w') as f:
+            json.dump(allsum, f, indent=1)
+        os.replace(path + '.new', path)
     for k in ('cuts', 'failed_mounts', 'lost_fsyncd_files', 'torn_configs',
               'missing_configs', 'old_configs', 'damaged_logs',
               'fsck_failed', 'fsck_warnings', 'kernel_problem_boots',
