@@ -66,7 +66,7 @@ KSFT_TARGETS	?= flash wakeups sffs parallel_probe slob_seg
 # "<name>: N passed, N failed" line in $(OUT)/results/; "make test" sums them.
 RESULTS	:= $(OUT)/results
 
-.PHONY: all demo help deps tree series check kunit stress stress-cuts stress-cuts-run kernel ksft qemu-test qemu-test-4k module-test \
+.PHONY: all demo help deps tree series check kunit stress stress-cuts stress-cuts-build stress-cuts-run kernel ksft qemu-test qemu-test-4k module-test \
 	root-test overlay-test checkpatch am-check offcheck bisect-check test clean distclean \
 	harness-test tools-test bench-flash bench-size bench-aging bench-probe bench-probe-names bench-slab bench-idle bench-idle-cost figures
 
@@ -420,46 +420,55 @@ offcheck: tree
 ##                     STRESS_REAL_CUTS each, default 500), then
 ##                     STRESS_FULL_CUTS each (default 250) on a flash kept
 ##                     STRESS_FULL percent full (default 90); the ARM and the
-##                     x86_64 cuts run side by side (STRESS_JOBS=1: one after
-##                     the other); not in make test
+##                     x86_64 cuts run side by side (STRESS_SIDE_BY_SIDE=0:
+##                     one after the other); not in make test
 STRESS_CUTS ?= 1000
 STRESS_BB_ROUNDS ?= 1000
 STRESS_FULL ?= 90
 STRESS_FULL_CUTS ?= 250
-STRESS_JOBS ?= 2
+STRESS_SIDE_BY_SIDE ?= 1
+STRESS_RC	= kunit build-arm build-x86_64 cuts-arm cuts-x86_64 \
+		  cuts-arm-full cuts-x86_64-full
 # Each part runs whatever the one before found; the exit status of each is
-# kept in out/stress/*.rc, and the last line fails if one of them did.  The
-# real cuts run in two lanes, one per architecture, each logging to
-# out/stress/lane-ARCH.log and to the terminal with an [ARCH] prefix: a cut
-# is judged by what the flash holds, not by how fast the guest ran, so two
-# guests sharing the host's CPUs test the same thing in about half the time.
-# The host tools are built once before, so that the lanes only read them.
+# kept in out/stress/*.rc, and the last line fails if one of them did (or
+# never wrote its status).  The kernels and host tools are built first, one
+# after the other; then the real cuts run in two lanes, one per
+# architecture, each logging to out/stress/lane-ARCH.log and to the
+# terminal with an [ARCH] prefix.  A cut is judged by what the flash holds,
+# not by how fast the guest ran, so two guests sharing the host's CPUs test
+# the same thing in about half the time (each guest does a little less work
+# before its cut, which falls 0 to STRESS_KILL_MAX seconds into the work).
+# Background jobs of a non-interactive shell ignore SIGINT: the trap stops
+# both lanes when make is interrupted, and a lane stops at a signal.
 stress: tree
-	@mkdir -p $(RESULTS) $(OUT)/stress $(BUILD)/tools-sffs
+	@mkdir -p $(RESULTS) $(OUT)/stress
 	@rm -f $(OUT)/stress/*.rc
 	$(H)/kunit.sh $(TREE) $(TREE)/.kunit $(OUT)/stress-kunit \
 		$(H)/kunit/.kunitconfig fs/sffs/.kunitconfig \
 		--kernel_args=sffs.gc_cuts=$(STRESS_CUTS) \
 		--kernel_args=sffs.bb_rounds=$(STRESS_BB_ROUNDS) --timeout=3600 \
 		'filter=sffs_[bp][ao]*'; echo $$? > $(OUT)/stress/kunit.rc
-	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
 	@for a in arm x86_64; do \
+		$(MAKE) --no-print-directory stress-cuts-build ARCH=$$a; \
+		echo $$? > $(OUT)/stress/build-$$a.rc; \
+	done
+	@trap 'trap - INT TERM HUP; kill -TERM 0' INT TERM HUP; \
+	for a in arm x86_64; do \
 		{ $(MAKE) --no-print-directory stress-cuts-run ARCH=$$a \
 			STRESS_FILL=0; \
-		  echo $$? > $(OUT)/stress/cuts-$$a.rc; \
+		  rc=$$?; echo $$rc > $(OUT)/stress/cuts-$$a.rc; \
+		  [ $$rc -lt 128 ] || exit $$rc; \
 		  $(MAKE) --no-print-directory stress-cuts-run ARCH=$$a \
 			STRESS_FILL=$(STRESS_FULL) \
 			STRESS_REAL_CUTS=$(STRESS_FULL_CUTS); \
 		  echo $$? > $(OUT)/stress/cuts-$$a-full.rc; } 2>&1 | \
 		tee $(OUT)/stress/lane-$$a.log | sed -u "s/^/[$$a] /" & \
-		[ "$(STRESS_JOBS)" -gt 1 ] || wait; \
+		[ "$(STRESS_SIDE_BY_SIDE)" != 0 ] || wait; \
 	done; wait
-	@for f in kunit cuts-arm cuts-x86_64 cuts-arm-full cuts-x86_64-full; do \
-		[ -f $(OUT)/stress/$$f.rc ] || echo 1 > $(OUT)/stress/$$f.rc; \
-	done
-	@! grep -vx 0 $(OUT)/stress/kunit.rc $(OUT)/stress/cuts-arm.rc \
-		$(OUT)/stress/cuts-x86_64.rc $(OUT)/stress/cuts-arm-full.rc \
-		$(OUT)/stress/cuts-x86_64-full.rc
+	@ok=1; for f in $(STRESS_RC); do \
+		rc=$$(cat $(OUT)/stress/$$f.rc 2>/dev/null); \
+		[ "$$rc" = 0 ] || { echo "stress: $$f failed ($${rc:-no status})"; ok=; }; \
+	done; [ -n "$$ok" ]
 
 ## make stress-cuts ARCH=arm|x86_64  real power cuts: QEMU killed with SIGKILL
 ##                    while the guest writes, fsyncs and renames on SFFS on a
@@ -471,17 +480,22 @@ STRESS_REAL_CUTS ?= 500
 export STRESS_REAL_CUTS
 COBJ		= $(TREE)/.obj-$(ARCH)-cuts
 stress-cuts: tree
+	@$(MAKE) --no-print-directory stress-cuts-build
 	@$(MAKE) --no-print-directory stress-cuts-run
 
-# stress-cuts without preparing the tree: make stress runs two at once
-stress-cuts-run:
+# make stress builds both architectures first, then runs their cuts at once:
+# the run builds nothing
+stress-cuts-build:
 	$(H)/kbuild.sh $(ARCH) $(TREE) $(COBJ) $(TEST_FRAGS) \
 		$(H)/configs/stress-cuts-$(ARCH).config
-	@mkdir -p $(BUILD)/tools-sffs $(OUT)/stress
+	@mkdir -p $(BUILD)/tools-sffs
 	@$(MAKE) -s -C $(TREE)/tools/sffs OUTPUT=$(BUILD)/tools-sffs/
 ifeq ($(ARCH),x86_64)
 	@$(call mtdcount,$(COBJ),x86_64)
 endif
+
+stress-cuts-run:
+	@mkdir -p $(OUT)/stress
 	$(H)/stress-cuts.sh $(ARCH) $(COBJ)/$(IMAGE_$(ARCH)) $(BUSYBOX_$(ARCH)) \
 		$(BUILD)/tools-sffs $(OUT)/stress \
 		$(if $(filter x86_64,$(ARCH)),$(COBJ)/mtdcount/mtdcount.ko)

@@ -561,9 +561,19 @@ ok 1 mount
             proc = subprocess.Popen(
                 [sys.executable, self.report, 'summary', self.records, path,
                  'nor', 'arm', '1', '6', '40'], stdout=subprocess.DEVNULL)
-            time.sleep(1)
+            self.addCleanup(proc.kill)
+            # /proc/locks marks a process blocked on a lock with "->"
+            ino = ':%d ' % os.fstat(lock.fileno()).st_ino
+            for _ in range(600):
+                self.assertIsNone(proc.poll(),
+                                  'summary did not wait for the lock')
+                with open('/proc/locks') as f:
+                    if any('->' in x and ino in x for x in f):
+                        break
+                time.sleep(0.05)
+            else:
+                self.fail('summary never blocked on the lock')
             # the other lane's summary, written while this one waits
-            self.assertFalse(os.path.exists(path))
             with open(path, 'w') as f:
                 json.dump({'block2mtd': {'cuts': 7}}, f)
         self.assertEqual(proc.wait(timeout=30), 0)
