@@ -812,13 +812,6 @@ static int sffs_journal_relist(struct sffs_journal *j)
 	return 0;
 }
 
-/*
- * Before a commit writes anything: set aside, erased or never written
- * since mkfs, and marked in use, the blocks it may need beyond the
- * journal list, so that the table it writes never calls free a block its
- * index is in; and mark free the blocks garbage collection emptied, which
- * this commit's index no longer refers to.
- */
 /**
  * sffs_commit_table_pages - the table pages the next commit may write
  * @j: the journal
@@ -851,7 +844,6 @@ u64 sffs_commit_table_pages(struct sffs_journal *j)
 u64 sffs_commit_need(struct sffs_journal *j)
 {
 	u64 isize = ALIGN(sffs_index_node_size(j->idx.fanout), SFFS_NODE_ALIGN);
-
 	u64 pages = sffs_commit_table_pages(j);
 
 	/* table pages, each a leaf that dirties a path of the index */
@@ -861,6 +853,13 @@ u64 sffs_commit_need(struct sffs_journal *j)
 	       (j->idx.nr_dirty + 4 * (j->idx.height + 1) + 8) * isize;
 }
 
+/*
+ * Before a commit writes anything: set aside, erased or never written
+ * since mkfs, and marked in use, the blocks it may need beyond the
+ * journal list, so that the table it writes never calls free a block its
+ * index is in; and mark free the blocks garbage collection emptied, which
+ * this commit's index no longer refers to.
+ */
 static int sffs_commit_prepare(struct sffs_journal *j)
 {
 	u32 esize = j->io->erase_size;
